@@ -1,0 +1,188 @@
+/* mx.h -- libmxgold: a bit-exact, MPFR-backed reference model of the OCP Microscaling (MX) formats.
+ *
+ * Every operation takes its rounding mode and special-value policy explicitly; there is no global
+ * state.  Values travel as raw bit patterns (uint64_t) plus a format descriptor.  Flags are
+ * TestFloat-style bits (MX_FLAG_*).  This header depends on no build-time macro.
+ * SPDX-License-Identifier: MIT */
+#ifndef MX_H
+#define MX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpfr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MX_VERSION_STRING "0.1.0"
+
+/*---------------------------------------------------------------- tables -*/
+typedef enum mx_format_id {
+#define MX_FORMAT(id, name, alias, role, bits, sign, ebits, mbits, bias, special) MX_##id,
+#include "mx/formats.def"
+#undef MX_FORMAT
+  MX_FORMAT_COUNT
+} mx_format_id;
+
+typedef enum mx_rounding {
+#define MX_ROUNDING(id, name, desc) MX_##id,
+#include "mx/roundings.def"
+#undef MX_ROUNDING
+  MX_ROUNDING_COUNT
+} mx_rounding;
+
+typedef enum mx_scale_rule {
+#define MX_SCALE_RULE(id, name, desc) MX_SCALE_##id,
+#include "mx/scale_rules.def"
+#undef MX_SCALE_RULE
+  MX_SCALE_RULE_COUNT
+} mx_scale_rule;
+
+/* Special-value policy fields; value 0 of each is the OCP-strict default.  Names and meanings:
+ * docs/semantics.md; the CLI names are in policy.c (mx_policy_value_parse). */
+typedef enum { MX_OVERFLOW_SAT, MX_OVERFLOW_OVF } mx_overflow;
+typedef enum { MX_NAN_BLOCK_PROPAGATE, MX_NAN_BLOCK_IGNORE } mx_nan_block;
+typedef enum { MX_INF_BLOCK_NAN, MX_INF_BLOCK_MAXSCALE, MX_INF_BLOCK_SAT } mx_inf_block;
+typedef enum { MX_SUBNORMALS_KEEP, MX_SUBNORMALS_FLUSH } mx_subnormals;
+typedef enum { MX_ZERO_SIGN_KEEP, MX_ZERO_SIGN_POSITIVE } mx_zero_sign;
+typedef enum { MX_INT_RANGE_SYM, MX_INT_RANGE_FULL } mx_int_range;
+typedef enum { MX_SCALE_OVERFLOW_NAN, MX_SCALE_OVERFLOW_CLAMP } mx_scale_overflow;
+typedef enum { MX_NAN_ELEM_ZERO, MX_NAN_ELEM_NEGZERO, MX_NAN_ELEM_MAX } mx_nan_elem;
+
+typedef enum mx_profile_id {
+#define MX_PROFILE(id, name, ...) MX_PROFILE_##id,
+#include "mx/profiles.def"
+#undef MX_PROFILE
+  MX_PROFILE_COUNT
+} mx_profile_id;
+
+/*------------------------------------------------------------- descriptors -*/
+typedef enum mx_role { MX_ROLE_ELEM, MX_ROLE_SCALE, MX_ROLE_IEEE } mx_role;
+typedef enum mx_special {
+  MX_SPECIAL_IEEE, /* all-ones exponent: Inf or NaN */
+  MX_SPECIAL_FN,   /* finite; all-ones code is NaN */
+  MX_SPECIAL_NONE, /* finite only */
+  MX_SPECIAL_INT,  /* two's complement integer times 2^-mbits */
+  MX_SPECIAL_POW2  /* exponent only, no zero; all-ones is NaN */
+} mx_special;
+
+/* A number format.  Built-in ones come from mx_format_get(); custom ExMy/EkM0 ones from
+ * mx_format_custom().  Derived fields are filled in by those two functions. */
+typedef struct mx_format {
+  const char *name, *alias;
+  mx_role role;
+  unsigned bits, sign, ebits, mbits;
+  int bias;
+  mx_special special;
+  /* derived */
+  int emin;            /* unbiased exponent of the smallest normal (INT: 0, the integer bit) */
+  int emax;            /* unbiased exponent of the largest normal (the "emax" of OCP 6.3) */
+  uint64_t max_mag;    /* magnitude code of the largest finite value */
+} mx_format;
+
+const mx_format *mx_format_get (mx_format_id id);
+/* NULL if the name (or OCP alias) is unknown. */
+const mx_format *mx_format_by_name (const char *name);
+/* Fills *f with a custom format; returns 0, or -1 if the parameters make no format. */
+int mx_format_custom (mx_format *f, unsigned sign, unsigned ebits, unsigned mbits, int bias,
+                      mx_special special);
+
+/*------------------------------------------------------------------ flags -*/
+#define MX_FLAG_INEXACT   0x01u /* the result differs from the exact value */
+#define MX_FLAG_UNDERFLOW 0x02u /* inexact and tiny (below the smallest normal) before rounding */
+#define MX_FLAG_OVERFLOW  0x04u /* the rounded value exceeded max finite: saturated or overflowed */
+#define MX_FLAG_INVALID   0x10u /* NaN in or NaN out, or a value with no encoding (E8M0 of <= 0) */
+#define MX_FLAG_SCALE_CLAMPED 0x20u /* the shared exponent was clamped to the scale's range */
+
+/*---------------------------------------------------------------- policy -*/
+typedef struct mx_policy {
+  mx_rounding rounding;        /* element rounding */
+  mx_overflow overflow;        /* element overflow */
+  mx_scale_rule scale_rule;
+  mx_nan_block nan_block;
+  mx_inf_block inf_block;
+  uint32_t zero_scale;         /* scale code of a block whose amax is 0 */
+  mx_subnormals subnormals;    /* input subnormals */
+  mx_zero_sign zero_sign;
+  mx_int_range int_range;
+  mx_scale_overflow scale_overflow;
+  mx_nan_elem nan_elem;
+  unsigned sr_bits;            /* R for MX_SR: random bits per element, 1..32 */
+} mx_policy;
+
+#define MX_SR_BITS_DEFAULT 16u
+
+/* The OCP-strict policy (every field's first value). */
+mx_policy mx_policy_default (void);
+/* The named profile's policy; returns 0, or -1 if id is out of range. */
+int mx_policy_profile (mx_policy *pol, mx_profile_id id);
+
+/*------------------------------------------------------------------ names -*/
+const char *mx_rounding_name (mx_rounding r);
+const char *mx_scale_rule_name (mx_scale_rule s);
+const char *mx_profile_name (mx_profile_id p);
+const char *mx_profile_description (mx_profile_id p);
+/* Parse a name; return the enum value or -1. */
+int mx_rounding_parse (const char *s);
+int mx_scale_rule_parse (const char *s);
+int mx_profile_parse (const char *s);
+/* field is one of "overflow" "nan-block" "inf-block" "subnormals" "zero-sign" "int-range"
+ * "scale-overflow" "nan-elem"; returns the value or -1. */
+int mx_policy_value_parse (const char *field, const char *s);
+const char *mx_policy_value_name (const char *field, int value);
+
+/*------------------------------------------------------------ operations -*/
+/* mx_decode -- rop = the exact value of code in format f (rop needs precision >= mbits + 1;
+ * 64 bits suffice for every built-in format).  NaN codes give NaN.  Returns MX_FLAG_INVALID
+ * for NaN codes, else 0. */
+unsigned mx_decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
+
+/* mx_encode -- the code of x in format f, rounded by rnd (rbits: random bits for MX_SR, low
+ * pol->sr_bits used) under pol's overflow, zero-sign, int-range and nan-elem fields.
+ * *flags gets MX_FLAG_* (may be NULL). */
+uint64_t mx_encode (const mx_format *f, mpfr_srcptr x, mx_rounding rnd, uint32_t rbits,
+                    const mx_policy *pol, unsigned *flags);
+
+/* mx_cast -- convert bits of format from to format to: decode exactly, then mx_encode. */
+uint64_t mx_cast (const mx_format *to, const mx_format *from, uint64_t bits, mx_rounding rnd,
+                  uint32_t rbits, const mx_policy *pol, unsigned *flags);
+
+/* mx_scale_exponent -- the unclamped shared exponent that rule picks for a block whose largest
+ * finite magnitude is amax > 0, for element format elem.  in is the input format (its exponent
+ * range matters to EVEN and RCEIL_FP32; NULL for exact MPFR inputs). */
+long mx_scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
+                        mx_scale_rule rule);
+
+/* mx_quantize -- one block of k inputs (bit patterns of format in) to a scale code and k element
+ * codes.  rbits: k random words for MX_SR (else may be NULL).  elem_flags: k entries or NULL.
+ * Returns the block flags (OR of element flags plus block-level flags). */
+unsigned mx_quantize (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
+                      const mx_format *elem, const mx_format *scale_fmt, const mx_format *in,
+                      const uint64_t in_bits[], size_t k, const uint32_t rbits[],
+                      const mx_policy *pol);
+
+/* mx_quantize_mpfr -- as mx_quantize, from exact MPFR values (no input format). */
+unsigned mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
+                           const mx_format *elem, const mx_format *scale_fmt,
+                           const mpfr_t v[], size_t k, const uint32_t rbits[],
+                           const mx_policy *pol);
+
+/* mx_dequantize -- k element codes under one scale to format out (FP32 usually), each X*P_i
+ * rounded by rnd where out cannot hold it; overflow follows IEEE 754 (to Inf).  NaN scale gives
+ * NaN for every element.  Returns the OR of the output flags. */
+unsigned mx_dequantize (uint64_t out_bits[], const mx_format *out, uint64_t scale,
+                        const uint64_t codes[], const mx_format *elem, const mx_format *scale_fmt,
+                        size_t k, mx_rounding rnd);
+
+/* mx_requantize -- a block of one element format to another, through the exact values. */
+unsigned mx_requantize (uint64_t *scale_out, uint64_t codes_out[], const mx_format *elem_out,
+                        const mx_format *scale_fmt_out, uint64_t scale_in,
+                        const uint64_t codes_in[], const mx_format *elem_in,
+                        const mx_format *scale_fmt_in, size_t k, const uint32_t rbits[],
+                        const mx_policy *pol);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,180 @@
+/* mx_quantize, mx_quantize_mpfr -- one block of values to a shared scale and element codes
+ * (OCP MX v1.0 section 6.3, with every choice the spec leaves open taken from the policy).
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include "internal.h"
+
+/* rop = a / b rounded to odd at rop's precision: a later rounding to fewer than prec-2 bits
+ * (and any comparison with a number of fewer bits) is then that of the exact quotient. */
+static void
+div_odd (mpfr_ptr rop, mpfr_srcptr a, mpfr_srcptr b)
+{
+  if (mpfr_div (rop, a, b, MPFR_RNDZ) != 0 && mpfr_min_prec (rop) < mpfr_get_prec (rop))
+    {
+      if (mpfr_sgn (rop) > 0)
+        mpfr_nextabove (rop);
+      else
+        mpfr_nextbelow (rop);
+    }
+}
+
+/* Scale exponent limits of a POW2 scale format. */
+static void
+scale_range (const mx_format *s, long *lo, long *hi)
+{
+  *lo = s->emin;
+  *hi = s->emax;
+}
+
+unsigned
+mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
+                     const mx_format *elem, const mx_format *sfmt, const mx_format *in,
+                     const mpfr_t v[], size_t k, const uint32_t rbits[], const mx_policy *pol)
+{
+  unsigned bflags = 0;
+  int has_nan = 0, has_inf = 0;
+  size_t imax = k; /* index of the largest finite nonzero magnitude */
+  mpfr_prec_t prec = 2;
+
+  for (size_t i = 0; i < k; i++)
+    {
+      if (mpfr_get_prec (v[i]) > prec)
+        prec = mpfr_get_prec (v[i]);
+      if (mpfr_nan_p (v[i]))
+        has_nan = 1;
+      else if (mpfr_inf_p (v[i]))
+        has_inf = 1;
+      else if (!mpfr_zero_p (v[i]) && (imax == k || mpfr_cmpabs (v[i], v[imax]) > 0))
+        imax = i;
+    }
+
+  /* A NaN scale: every element is NaN (OCP 5.1); the element codes are out of scope (OCP 4),
+   * mxgold writes 0 for them. */
+  if ((has_nan && pol->nan_block == MX_NAN_BLOCK_PROPAGATE)
+      || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
+    goto nan_scale;
+
+  long e, lo, hi;
+  int linear = sfmt->special != MX_SPECIAL_POW2; /* e.g. UE4M3 (NVFP4): scale is a value */
+  mx__tmp ts;
+  mpfr_ptr S = mx__tmp_init (&ts, 64);
+  scale_range (sfmt, &lo, &hi);
+
+  if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
+    {
+      *scale = sfmt->max_mag;
+      mx_decode (S, sfmt, *scale);
+      e = linear ? 0 : hi;
+    }
+  else if (imax == k)
+    {
+      /* amax is 0: the zero-block scale; elements are zeros (and ignored NaNs, saturated Infs) */
+      *scale = pol->zero_scale & mx__mask (sfmt->bits);
+      if (mx_decode (S, sfmt, *scale))
+        mpfr_set_ui (S, 1, MPFR_RNDN);
+      e = linear ? 0 : (long) mpfr_get_exp (S) - 1;
+    }
+  else if (linear)
+    {
+      /* Linear scale (NVFP4 style, global scale 1): S = RNE_sat(amax / max_elem). */
+      mx__tmp tq, tm;
+      mpfr_ptr q = mx__tmp_init (&tq, MX__TMP_BITS), m = mx__tmp_init (&tm, 64);
+      mx_decode (m, elem, elem->max_mag);
+      div_odd (q, v[imax], m);
+      mpfr_abs (q, q, MPFR_RNDN);
+      mx_policy sp = *pol;
+      sp.overflow = MX_OVERFLOW_SAT;
+      sp.zero_sign = MX_ZERO_SIGN_POSITIVE;
+      *scale = mx_encode (sfmt, q, MX_RNE, 0, &sp, NULL);
+      mx_decode (S, sfmt, *scale);
+      e = 0;
+    }
+  else
+    {
+      e = mx_scale_exponent (v[imax], elem, in, pol->scale_rule);
+      if (e < lo)
+        {
+          e = lo;
+          bflags |= MX_FLAG_SCALE_CLAMPED;
+        }
+      else if (e > hi)
+        {
+          if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
+            goto nan_scale;
+          e = hi;
+          bflags |= MX_FLAG_SCALE_CLAMPED;
+        }
+      *scale = (uint64_t) (e + sfmt->bias);
+    }
+
+  {
+    mpfr_t t;
+    mpfr_init2 (t, prec > MX__TMP_BITS ? prec : MX__TMP_BITS);
+    for (size_t i = 0; i < k; i++)
+      {
+        unsigned ef = 0, extra = 0;
+        mx_policy sp = *pol;
+        if (mpfr_inf_p (v[i]) && pol->inf_block == MX_INF_BLOCK_SAT)
+          sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
+        if (!linear || !mpfr_regular_p (v[i]))
+          mpfr_mul_2si (t, v[i], -e, MPFR_RNDN); /* exact: a power of two */
+        else if (mpfr_zero_p (S))
+          {
+            /* a linear scale that rounded to 0: the block flushes to zero */
+            mpfr_set_zero (t, mpfr_signbit (v[i]) ? -1 : 1);
+            extra = MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+          }
+        else
+          div_odd (t, v[i], S);
+        codes[i] = mx_encode (elem, t, sp.rounding, rbits ? rbits[i] : 0, &sp, &ef);
+        ef |= extra;
+        if (elem_flags)
+          elem_flags[i] = ef;
+        bflags |= ef;
+      }
+    mpfr_clear (t);
+  }
+  return bflags;
+
+nan_scale:
+  *scale = mx__nan_code (sfmt, 0, pol);
+  for (size_t i = 0; i < k; i++)
+    {
+      codes[i] = 0;
+      if (elem_flags)
+        elem_flags[i] = MX_FLAG_INVALID;
+    }
+  return bflags | MX_FLAG_INVALID;
+}
+
+unsigned
+mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
+                  const mx_format *elem, const mx_format *scale_fmt, const mpfr_t v[], size_t k,
+                  const uint32_t rbits[], const mx_policy *pol)
+{
+  return mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, NULL, v, k, rbits, pol);
+}
+
+unsigned
+mx_quantize (uint64_t *scale, uint64_t codes[], unsigned elem_flags[], const mx_format *elem,
+             const mx_format *scale_fmt, const mx_format *in, const uint64_t in_bits[], size_t k,
+             const uint32_t rbits[], const mx_policy *pol)
+{
+  mpfr_t *v = malloc (k * sizeof *v);
+  unsigned flushed = 0, bf;
+  if (v == NULL)
+    return MX_FLAG_INVALID;
+  for (size_t i = 0; i < k; i++)
+    {
+      mpfr_init2 (v[i], 64); /* holds every built-in format exactly */
+      mx_decode (v[i], in, in_bits[i]);
+      if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], in))
+        flushed |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+    }
+  bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, in,
+                            (const mpfr_t *) v, k, rbits, pol);
+  for (size_t i = 0; i < k; i++)
+    mpfr_clear (v[i]);
+  free (v);
+  return bf | flushed;
+}

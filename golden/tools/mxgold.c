@@ -1,0 +1,517 @@
+/* mxgold -- command-line front end of libmxgold: quantize, dequantize and cast hex bit patterns.
+ * The output format is a contract (README "CLI"); keep it stable.
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mx.h"
+
+#define MAX_BLOCK 4096
+
+static const char *prog = "mxgold";
+
+static void
+usage (FILE *o)
+{
+  fprintf (o,
+"Usage: mxgold COMMAND [OPTIONS]   (reads stdin, writes stdout; '*' marks defaults)\n"
+"\n"
+"Commands:\n"
+"  quantize    each line: K input bit patterns (hex) -> 'SS E0 E1 ... E(K-1)' (hex codes)\n"
+"  dequantize  each line: 'SS E0 ... E(K-1)' -> K output bit patterns (hex)\n"
+"  cast        each line: one bit pattern -> one code (--to F), or one code -> a value (--from F)\n"
+"  formats     list the formats          profiles    list the named profiles\n"
+"\n"
+"Options:\n"
+"  --format F        element format: e4m3 e5m2 e2m3 e3m2 e2m1 int8 (or mxfp8_e4m3 ... mxint8)\n"
+"  --block K         block size, *32\n"
+"  --input T         quantize input: *fp32 bf16 fp16 fp64\n"
+"  --output T        dequantize output: *fp32 bf16 fp16 fp64\n"
+"  --scale-format S  *e8m0, ue4m3 (linear NVFP4-style scale)\n"
+"  --profile P       start from a named profile, *ocp (see 'mxgold profiles'); options below override\n"
+"  --rounding R      *rne rna rnz rtz rup rdn rto sr\n"
+"  --scale-rule S    *floor ceil even rceil rceil-fp32 floor-log2f\n"
+"  --overflow O      *sat ovf\n"
+"  --nan-block P     *propagate ignore\n"
+"  --inf-block P     *nan maxscale sat\n"
+"  --zero-scale HEX  scale code of an all-zero block, *00\n"
+"  --subnormals P    *keep flush      (input subnormals)\n"
+"  --zero-sign P     *keep positive\n"
+"  --int-range P     *sym full        (INT8: -127..127 or -128..127)\n"
+"  --scale-overflow P *nan clamp\n"
+"  --nan-elem P      *zero negzero max (NaN into FP6/FP4/INT8)\n"
+"  --sr-bits R       random bits per element for sr, 1..32, *16\n"
+"  --random-bits H[,H...]  sr random words: one for all elements, or one per element\n"
+"  --to F / --from F cast target / source (the other side defaults to fp32)\n"
+"  --flags           append the flags (2 hex digits: 01 inexact 02 underflow 04 overflow\n"
+"                    10 invalid 20 scale clamped; per block for quantize)\n"
+"  --help, --version\n"
+"\n"
+"Errors in the input print 'stdin:LINE: what was expected' and exit 2.\n"
+"Semantics: docs/semantics.md.  Profiles: docs/profiles.md.\n");
+}
+
+static void
+die_usage (const char *fmt, const char *arg)
+{
+  fprintf (stderr, "%s: ", prog);
+  fprintf (stderr, fmt, arg);
+  fprintf (stderr, "\n(try 'mxgold --help')\n");
+  exit (2);
+}
+
+typedef struct
+{
+  const char *format, *input, *output, *scale_format, *to, *from;
+  size_t block;
+  int flags;
+  mx_policy pol;
+  uint32_t rbits[MAX_BLOCK];
+  size_t n_rbits;
+} opts;
+
+/* Parse one hex word (optional 0x) of at most 'bits' bits.  Returns 0 or -1. */
+static int
+parse_hex (const char *s, unsigned bits, uint64_t *v)
+{
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    s += 2;
+  size_t n = strlen (s);
+  if (n == 0 || n > 16)
+    return -1;
+  uint64_t x = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      int c = s[i], d;
+      if (c >= '0' && c <= '9') d = c - '0';
+      else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+      else return -1;
+      x = x << 4 | (uint64_t) d;
+    }
+  if (bits < 64 && x >> bits)
+    return -1;
+  *v = x;
+  return 0;
+}
+
+static const mx_format *
+need_format (const char *name, const char *what)
+{
+  const mx_format *f = mx_format_by_name (name);
+  if (f == NULL)
+    {
+      fprintf (stderr, "%s: unknown %s format '%s' (see 'mxgold formats')\n", prog, what, name);
+      exit (2);
+    }
+  return f;
+}
+
+static const mx_format *
+need_ieee (const char *name, const char *what)
+{
+  const mx_format *f = need_format (name, what);
+  if (f->role != MX_ROLE_IEEE)
+    {
+      fprintf (stderr, "%s: %s must be one of fp32 bf16 fp16 fp64, not '%s'\n", prog, what, name);
+      exit (2);
+    }
+  return f;
+}
+
+/* Split a line into whitespace-separated words (in place).  Returns the count (capped). */
+static size_t
+split (char *line, char **w, size_t max)
+{
+  size_t n = 0;
+  for (char *p = strtok (line, " \t\r\n"); p; p = strtok (NULL, " \t\r\n"))
+    {
+      if (n < max)
+        w[n] = p;
+      n++;
+    }
+  return n;
+}
+
+static int
+hexdigits (const mx_format *f)
+{
+  return (int) (f->bits + 3) / 4;
+}
+
+/* Read the words of every stdin line, check them, call fn; stop at the first bad line. */
+typedef int (*line_fn) (const opts *, char **w, size_t n, unsigned long line);
+
+static int
+bad (unsigned long line, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
+static int
+bad (unsigned long line, const char *fmt, ...)
+{
+  va_list ap;
+  fflush (stdout);
+  fprintf (stderr, "stdin:%lu: ", line);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  return 2;
+}
+
+static int
+parse_words (char **w, size_t n, const mx_format *f, uint64_t *out, unsigned long line,
+             size_t first, const char *what)
+{
+  for (size_t i = 0; i < n; i++)
+    if (parse_hex (w[i], f->bits, &out[i]) != 0)
+      return bad (line, "word %zu '%s' is not a %s (hex, at most %d digits, < 2^%u)",
+                  first + i + 1, w[i], what, hexdigits (f), f->bits);
+  return 0;
+}
+
+static int
+each_line (const opts *o, line_fn fn, size_t maxw)
+{
+  char *buf = NULL;
+  size_t cap = 0;
+  unsigned long line = 0;
+  char **w = malloc (maxw * sizeof *w);
+  int rc = 0;
+  while (rc == 0 && getline (&buf, &cap, stdin) != -1)
+    {
+      line++;
+      size_t n = split (buf, w, maxw);
+      if (n == 0)
+        {
+          rc = bad (line, "empty line (expected hex words)");
+          break;
+        }
+      if (w[0][0] == '#')
+        continue;
+      rc = fn (o, w, n, line);
+    }
+  free (buf);
+  free (w);
+  if (ferror (stdout) || fflush (stdout) != 0)
+    {
+      fprintf (stderr, "%s: write error: %s\n", prog, strerror (errno));
+      return 1;
+    }
+  return rc;
+}
+
+/*--------------------------------------------------------------- quantize -*/
+static int
+quantize_line (const opts *o, char **w, size_t n, unsigned long line)
+{
+  const mx_format *elem = mx_format_by_name (o->format), *in = mx_format_by_name (o->input),
+                  *sf = mx_format_by_name (o->scale_format);
+  uint64_t bits[MAX_BLOCK], codes[MAX_BLOCK], scale;
+  uint32_t rb[MAX_BLOCK];
+  if (n != o->block)
+    return bad (line, "expected %zu hex words (%s bit patterns, one block), got %zu", o->block,
+                in->name, n);
+  int rc = parse_words (w, n, in, bits, line, 0, "bit pattern");
+  if (rc)
+    return rc;
+  for (size_t i = 0; i < o->block; i++)
+    rb[i] = o->n_rbits == 1 ? o->rbits[0] : o->n_rbits ? o->rbits[i] : 0;
+  unsigned f = mx_quantize (&scale, codes, NULL, elem, sf, in, bits, o->block,
+                            o->pol.rounding == MX_SR ? rb : NULL, &o->pol);
+  printf ("%0*llX", hexdigits (sf), (unsigned long long) scale);
+  for (size_t i = 0; i < o->block; i++)
+    printf (" %0*llX", hexdigits (elem), (unsigned long long) codes[i]);
+  if (o->flags)
+    printf (" %02X", f);
+  putchar ('\n');
+  return 0;
+}
+
+/*------------------------------------------------------------- dequantize -*/
+static int
+dequantize_line (const opts *o, char **w, size_t n, unsigned long line)
+{
+  const mx_format *elem = mx_format_by_name (o->format), *out = mx_format_by_name (o->output),
+                  *sf = mx_format_by_name (o->scale_format);
+  uint64_t codes[MAX_BLOCK], res[MAX_BLOCK], scale;
+  if (n != o->block + 1)
+    return bad (line, "expected 1 scale code and %zu element codes (hex), got %zu words",
+                o->block, n);
+  if (parse_hex (w[0], sf->bits, &scale) != 0)
+    return bad (line, "word 1 '%s' is not a %s scale code (hex, < 2^%u)", w[0], sf->name, sf->bits);
+  int rc = parse_words (w + 1, n - 1, elem, codes, line, 1, "element code");
+  if (rc)
+    return rc;
+  unsigned f = mx_dequantize (res, out, scale, codes, elem, sf, o->block, o->pol.rounding);
+  for (size_t i = 0; i < o->block; i++)
+    printf (i ? " %0*llX" : "%0*llX", hexdigits (out), (unsigned long long) res[i]);
+  if (o->flags)
+    printf (" %02X", f);
+  putchar ('\n');
+  return 0;
+}
+
+/*------------------------------------------------------------------- cast -*/
+static int
+cast_line (const opts *o, char **w, size_t n, unsigned long line)
+{
+  const mx_format *from = mx_format_by_name (o->from), *to = mx_format_by_name (o->to);
+  uint64_t x;
+  unsigned f;
+  if (n != 1)
+    return bad (line, "expected one hex word (a %s bit pattern), got %zu", from->name, n);
+  if (parse_hex (w[0], from->bits, &x) != 0)
+    return bad (line, "'%s' is not a %s bit pattern (hex, at most %d digits, < 2^%u)", w[0],
+                from->name, hexdigits (from), from->bits);
+  uint64_t r = mx_cast (to, from, x, o->pol.rounding, o->n_rbits ? o->rbits[0] : 0, &o->pol, &f);
+  printf ("%0*llX", hexdigits (to), (unsigned long long) r);
+  if (o->flags)
+    printf (" %02X", f);
+  putchar ('\n');
+  return 0;
+}
+
+/*---------------------------------------------------------------- listing -*/
+static int
+list_formats (void)
+{
+  static const char *roles[] = { "element", "scale", "ieee" };
+  static const char *specials[] = { "inf+nan", "nan-only", "finite", "integer", "pow2+nan" };
+  printf ("%-6s %-12s %-8s %4s %4s %5s %5s %5s %5s  %-9s %s\n", "name", "alias", "role", "bits",
+          "sign", "ebits", "mbits", "bias", "emax", "specials", "max");
+  for (int i = 0; i < MX_FORMAT_COUNT; i++)
+    {
+      const mx_format *f = mx_format_get ((mx_format_id) i);
+      mpfr_t m;
+      mpfr_init2 (m, 64);
+      mx_decode (m, f, f->max_mag);
+      printf ("%-6s %-12s %-8s %4u %4u %5u %5u %5d %5d  %-9s ", f->name, f->alias, roles[f->role],
+              f->bits, f->sign, f->ebits, f->mbits, f->bias, f->emax, specials[f->special]);
+      mpfr_printf ("%.10Rg\n", m);
+      mpfr_clear (m);
+    }
+  return 0;
+}
+
+static int
+list_profiles (void)
+{
+  for (int i = 0; i < MX_PROFILE_COUNT; i++)
+    {
+      mx_policy p;
+      mx_policy_profile (&p, (mx_profile_id) i);
+      printf ("%-14s rounding=%s scale-rule=%s overflow=%s nan-block=%s inf-block=%s "
+              "zero-scale=%02X subnormals=%s zero-sign=%s int-range=%s scale-overflow=%s "
+              "nan-elem=%s\n    %s\n",
+              mx_profile_name ((mx_profile_id) i), mx_rounding_name (p.rounding),
+              mx_scale_rule_name (p.scale_rule), mx_policy_value_name ("overflow", p.overflow),
+              mx_policy_value_name ("nan-block", p.nan_block),
+              mx_policy_value_name ("inf-block", p.inf_block), (unsigned) p.zero_scale,
+              mx_policy_value_name ("subnormals", p.subnormals),
+              mx_policy_value_name ("zero-sign", p.zero_sign),
+              mx_policy_value_name ("int-range", p.int_range),
+              mx_policy_value_name ("scale-overflow", p.scale_overflow),
+              mx_policy_value_name ("nan-elem", p.nan_elem),
+              mx_profile_description ((mx_profile_id) i));
+    }
+  return 0;
+}
+
+/*------------------------------------------------------------------- main -*/
+enum
+{
+  O_FORMAT = 256, O_BLOCK, O_INPUT, O_OUTPUT, O_SCALE_FORMAT, O_PROFILE, O_ROUNDING, O_SCALE_RULE,
+  O_RBITS, O_SRBITS, O_ZERO_SCALE, O_TO, O_FROM, O_FLAGS, O_HELP, O_VERSION, O_FIELD
+};
+
+static const char *const field_opts[] = { "overflow", "nan-block", "inf-block", "subnormals",
+                                          "zero-sign", "int-range", "scale-overflow", "nan-elem" };
+#define N_FIELDS (sizeof field_opts / sizeof field_opts[0])
+
+static void
+set_field (mx_policy *p, size_t i, int v)
+{
+  switch (i)
+    {
+    case 0: p->overflow = (mx_overflow) v; break;
+    case 1: p->nan_block = (mx_nan_block) v; break;
+    case 2: p->inf_block = (mx_inf_block) v; break;
+    case 3: p->subnormals = (mx_subnormals) v; break;
+    case 4: p->zero_sign = (mx_zero_sign) v; break;
+    case 5: p->int_range = (mx_int_range) v; break;
+    case 6: p->scale_overflow = (mx_scale_overflow) v; break;
+    default: p->nan_elem = (mx_nan_elem) v; break;
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  static struct option lo[] = {
+    { "format", 1, 0, O_FORMAT }, { "block", 1, 0, O_BLOCK }, { "input", 1, 0, O_INPUT },
+    { "output", 1, 0, O_OUTPUT }, { "scale-format", 1, 0, O_SCALE_FORMAT },
+    { "profile", 1, 0, O_PROFILE }, { "rounding", 1, 0, O_ROUNDING },
+    { "scale-rule", 1, 0, O_SCALE_RULE }, { "random-bits", 1, 0, O_RBITS },
+    { "sr-bits", 1, 0, O_SRBITS }, { "zero-scale", 1, 0, O_ZERO_SCALE }, { "to", 1, 0, O_TO },
+    { "from", 1, 0, O_FROM }, { "flags", 0, 0, O_FLAGS }, { "help", 0, 0, O_HELP },
+    { "version", 0, 0, O_VERSION },
+    { "overflow", 1, 0, O_FIELD + 0 }, { "nan-block", 1, 0, O_FIELD + 1 },
+    { "inf-block", 1, 0, O_FIELD + 2 }, { "subnormals", 1, 0, O_FIELD + 3 },
+    { "zero-sign", 1, 0, O_FIELD + 4 }, { "int-range", 1, 0, O_FIELD + 5 },
+    { "scale-overflow", 1, 0, O_FIELD + 6 }, { "nan-elem", 1, 0, O_FIELD + 7 },
+    { 0, 0, 0, 0 }
+  };
+  static opts o;
+  const char *profile = "ocp", *rounding = NULL, *rule = NULL, *zero_scale = NULL,
+             *sr_bits = NULL, *rbits = NULL, *field[N_FIELDS] = { 0 };
+  o.input = o.output = "fp32";
+  o.scale_format = "e8m0";
+  o.block = 32;
+
+  int c;
+  while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
+    {
+      char *end;
+      switch (c)
+        {
+        case O_FORMAT: o.format = optarg; break;
+        case O_BLOCK:
+          errno = 0;
+          o.block = strtoul (optarg, &end, 10);
+          if (errno || *end || o.block < 1 || o.block > MAX_BLOCK)
+            die_usage ("--block wants an integer 1..4096, not '%s'", optarg);
+          break;
+        case O_INPUT: o.input = optarg; break;
+        case O_OUTPUT: o.output = optarg; break;
+        case O_SCALE_FORMAT: o.scale_format = optarg; break;
+        case O_PROFILE: profile = optarg; break;
+        case O_ROUNDING: rounding = optarg; break;
+        case O_SCALE_RULE: rule = optarg; break;
+        case O_RBITS: rbits = optarg; break;
+        case O_SRBITS: sr_bits = optarg; break;
+        case O_ZERO_SCALE: zero_scale = optarg; break;
+        case O_TO: o.to = optarg; break;
+        case O_FROM: o.from = optarg; break;
+        case O_FLAGS: o.flags = 1; break;
+        case O_HELP: usage (stdout); return 0;
+        case O_VERSION:
+          printf ("mxgold %s (libmxgold, MPFR %s)\nOCP MX v1.0 reference model. License: MIT.\n",
+                  MX_VERSION_STRING, mpfr_get_version ());
+          return 0;
+        default:
+          if (c >= O_FIELD && c < O_FIELD + (int) N_FIELDS)
+            field[c - O_FIELD] = optarg;
+          else
+            {
+              fprintf (stderr, "(try 'mxgold --help')\n");
+              return 2;
+            }
+        }
+    }
+  if (optind >= argc)
+    {
+      usage (stderr);
+      return 2;
+    }
+  const char *cmd = argv[optind];
+  if (optind + 1 < argc)
+    die_usage ("unexpected argument '%s'", argv[optind + 1]);
+  if (strcmp (cmd, "formats") == 0)
+    return list_formats ();
+  if (strcmp (cmd, "profiles") == 0)
+    return list_profiles ();
+
+  /* Policy: the profile first, then each explicit option over it. */
+  int v = mx_profile_parse (profile);
+  if (v < 0)
+    die_usage ("unknown profile '%s' (see 'mxgold profiles')", profile);
+  mx_policy_profile (&o.pol, (mx_profile_id) v);
+  if (rounding && (v = mx_rounding_parse (rounding)) < 0)
+    die_usage ("unknown rounding '%s' (rne rna rnz rtz rup rdn rto sr)", rounding);
+  if (rounding)
+    o.pol.rounding = (mx_rounding) v;
+  if (rule && (v = mx_scale_rule_parse (rule)) < 0)
+    die_usage ("unknown scale rule '%s' (floor ceil even rceil rceil-fp32 floor-log2f)", rule);
+  if (rule)
+    o.pol.scale_rule = (mx_scale_rule) v;
+  for (size_t i = 0; i < N_FIELDS; i++)
+    if (field[i])
+      {
+        if ((v = mx_policy_value_parse (field_opts[i], field[i])) < 0)
+          {
+            fprintf (stderr, "%s: unknown --%s value '%s' (see 'mxgold --help')\n", prog,
+                     field_opts[i], field[i]);
+            return 2;
+          }
+        set_field (&o.pol, i, v);
+      }
+  if (zero_scale)
+    {
+      uint64_t z;
+      if (parse_hex (zero_scale, 8, &z) != 0)
+        die_usage ("--zero-scale wants a scale code in hex (00..FF), not '%s'", zero_scale);
+      o.pol.zero_scale = (uint32_t) z;
+    }
+  if (sr_bits)
+    {
+      char *end;
+      unsigned long r = strtoul (sr_bits, &end, 10);
+      if (*end || r < 1 || r > 32)
+        die_usage ("--sr-bits wants an integer 1..32, not '%s'", sr_bits);
+      o.pol.sr_bits = (unsigned) r;
+    }
+  if (rbits)
+    {
+      if (o.pol.rounding != MX_SR)
+        die_usage ("--random-bits only goes with --rounding sr (rounding is '%s')",
+                   mx_rounding_name (o.pol.rounding));
+      char *copy = strdup (rbits);
+      for (char *p = strtok (copy, ","); p; p = strtok (NULL, ","))
+        {
+          uint64_t r;
+          if (o.n_rbits == MAX_BLOCK || parse_hex (p, 32, &r) != 0)
+            die_usage ("--random-bits wants hex words of at most 32 bits, not '%s'", p);
+          o.rbits[o.n_rbits++] = (uint32_t) r;
+        }
+      free (copy);
+    }
+  if (o.pol.rounding == MX_SR && o.n_rbits == 0)
+    die_usage ("%s", "--rounding sr needs --random-bits HEX[,HEX...]");
+
+  if (strcmp (cmd, "quantize") == 0 || strcmp (cmd, "dequantize") == 0)
+    {
+      int q = cmd[0] == 'q';
+      if (!o.format)
+        die_usage ("%s needs --format F", cmd);
+      const mx_format *e = need_format (o.format, "element");
+      if (e->role != MX_ROLE_ELEM)
+        die_usage ("--format wants an element format, '%s' is not one", o.format);
+      const mx_format *s = need_format (o.scale_format, "scale");
+      if (s->role != MX_ROLE_SCALE)
+        die_usage ("--scale-format wants a scale format (e8m0 ue4m3), not '%s'", o.scale_format);
+      need_ieee (q ? o.input : o.output, q ? "--input" : "--output");
+      if (o.n_rbits > 1 && o.n_rbits != o.block)
+        die_usage ("--random-bits wants 1 or K (block size) words, got %s", rbits);
+      return each_line (&o, q ? quantize_line : dequantize_line, o.block + 2);
+    }
+  if (strcmp (cmd, "cast") == 0)
+    {
+      if (!o.to && !o.from)
+        die_usage ("%s", "cast needs --to F (fp32 -> F) or --from F (F -> fp32)");
+      if (!o.to)
+        o.to = "fp32";
+      if (!o.from)
+        o.from = "fp32";
+      need_format (o.to, "--to");
+      need_format (o.from, "--from");
+      if (o.n_rbits > 1)
+        die_usage ("cast takes one --random-bits word, got '%s'", rbits);
+      return each_line (&o, cast_line, 2);
+    }
+  die_usage ("unknown command '%s' (quantize dequantize cast formats profiles)", cmd);
+  return 2;
+}

@@ -1,0 +1,485 @@
+/* slow.c -- the independent integer model (see slow.h).  Written from the OCP tables and
+ * docs/semantics.md, deliberately in a different style from libmxgold: no MPFR, every rounding
+ * decided on an integer remainder.
+ * SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include "slow.h"
+
+typedef unsigned __int128 u128;
+
+static uint64_t msk (unsigned b) { return b >= 64 ? ~0ull : (1ull << b) - 1; }
+static int bitlen (uint64_t x) { return x ? 64 - __builtin_clzll (x) : 0; }
+static long flog2 (s_val v) { return v.exp + bitlen (v.sig) - 1; }
+
+static int is_pow2fmt (const mx_format *f) { return f->special == MX_SPECIAL_POW2; }
+static int is_int (const mx_format *f) { return f->special == MX_SPECIAL_INT; }
+
+/* smallest normal exponent; for INT the weight of the lsb is 2^-mbits and "tiny" means below it */
+static long s_emin (const mx_format *f) { return is_pow2fmt (f) ? -f->bias : 1 - f->bias; }
+
+static uint64_t
+top_efield (const mx_format *f)
+{
+  uint64_t all = msk (f->ebits);
+  return (f->special == MX_SPECIAL_IEEE || is_pow2fmt (f)) ? all - 1 : all;
+}
+
+int
+s_emax (const mx_format *f)
+{
+  return is_int (f) ? 0 : (int) top_efield (f) - f->bias;
+}
+
+uint64_t
+s_max_mag (const mx_format *f)
+{
+  if (is_int (f))
+    return msk (f->bits - 1);
+  if (is_pow2fmt (f))
+    return top_efield (f);
+  uint64_t m = (top_efield (f) << f->mbits) | msk (f->mbits);
+  return f->special == MX_SPECIAL_FN ? m - 1 : m;
+}
+
+static s_val
+norm (s_val v)
+{
+  if (v.cls == S_FINITE)
+    while ((v.sig & 1) == 0)
+      v.sig >>= 1, v.exp++;
+  return v;
+}
+
+s_val
+s_decode (const mx_format *f, uint64_t code)
+{
+  s_val v = { S_FINITE, 0, 0, 0 };
+  code &= msk (f->bits);
+  unsigned magbits = f->bits - f->sign;
+  uint64_t mag = code & msk (magbits);
+  v.neg = f->sign && (code >> (f->bits - 1));
+  if (is_int (f))
+    {
+      int64_t s = v.neg ? (int64_t) mag - ((int64_t) 1 << (f->bits - 1)) : (int64_t) mag;
+      v.neg = s < 0;
+      v.sig = (uint64_t) (s < 0 ? -s : s);
+      v.exp = -(long) f->mbits;
+      if (s == 0)
+        v.cls = S_ZERO, v.neg = 0;
+      return norm (v);
+    }
+  if (is_pow2fmt (f))
+    {
+      if (mag == msk (f->ebits))
+        v.cls = S_NAN;
+      v.sig = 1;
+      v.exp = (long) mag - f->bias;
+      return v;
+    }
+  uint64_t e = mag >> f->mbits, m = mag & msk (f->mbits);
+  if (f->special == MX_SPECIAL_IEEE && e == msk (f->ebits))
+    {
+      v.cls = m ? S_NAN : S_INF;
+      return v;
+    }
+  if (f->special == MX_SPECIAL_FN && mag == msk (magbits))
+    {
+      v.cls = S_NAN;
+      return v;
+    }
+  if (e == 0)
+    {
+      v.sig = m;
+      v.exp = 1 - f->bias - (long) f->mbits;
+      if (m == 0)
+        v.cls = S_ZERO;
+    }
+  else
+    {
+      v.sig = m | (1ull << f->mbits);
+      v.exp = (long) e - f->bias - (long) f->mbits;
+    }
+  return norm (v);
+}
+
+static uint64_t
+nan_code (const mx_format *f, int neg, const mx_policy *pol)
+{
+  uint64_t sb = f->sign && neg ? 1ull << (f->bits - 1) : 0;
+  if (f->special == MX_SPECIAL_IEEE)
+    return sb | (msk (f->ebits) << f->mbits) | (1ull << (f->mbits - 1));
+  if (f->special == MX_SPECIAL_FN || is_pow2fmt (f))
+    return sb | msk (f->bits - f->sign);
+  if (pol->nan_elem == MX_NAN_ELEM_MAX)
+    return s_max_mag (f);
+  if (pol->nan_elem == MX_NAN_ELEM_NEGZERO && !is_int (f))
+    return 1ull << (f->bits - 1);
+  return 0;
+}
+
+uint64_t
+s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx_policy *pol,
+          unsigned *flags)
+{
+  unsigned fl = 0;
+  uint64_t mag = 0, code;
+  int neg = x.neg, ovf = 0;
+  uint64_t limit = s_max_mag (f);
+  if (is_int (f) && neg && pol->int_range == MX_INT_RANGE_FULL)
+    limit++;
+
+  if (x.cls == S_NAN || (is_pow2fmt (f) && (neg || x.cls == S_ZERO))
+      || (!f->sign && neg && x.cls != S_ZERO))
+    {
+      *flags = MX_FLAG_INVALID;
+      return nan_code (f, neg, pol);
+    }
+  if (!f->sign)
+    neg = 0;
+  if (x.cls == S_INF)
+    {
+      if (f->special == MX_SPECIAL_IEEE && pol->overflow == MX_OVERFLOW_OVF)
+        {
+          mag = msk (f->ebits) << f->mbits;
+          goto pack;
+        }
+      ovf = 1;
+    }
+  else if (x.cls == S_FINITE)
+    {
+      long E = flog2 (x);
+      long emin = s_emin (f);
+      long q; /* exponent of the last kept bit */
+      if (is_int (f))
+        q = -(long) f->mbits;
+      else if (is_pow2fmt (f))
+        q = E;
+      else
+        q = (E > emin ? E : emin) - (long) f->mbits;
+
+      /* N = trunc(|x| / 2^q), rem/2^s the fraction dropped */
+      uint64_t N;
+      u128 rem = 0;
+      long s = q - x.exp;
+      if (E > s_emax (f) + 2 && !is_pow2fmt (f))
+        ovf = 1, N = 0;
+      else if (is_pow2fmt (f) && E > s_emax (f) + 1)
+        ovf = 1, N = 0;
+      else if (s <= 0)
+        N = x.sig << -s;
+      else if (s >= 64)
+        N = 0, rem = x.sig;
+      else
+        N = x.sig >> s, rem = x.sig & msk ((unsigned) s);
+
+      if (!ovf)
+        {
+          int inexact = rem != 0, up = 0;
+          if (inexact)
+            {
+              /* compare rem with half = 2^(s-1) */
+              int cmp_half = s - 1 >= 64 ? -1
+                             : rem < ((u128) 1 << (s - 1)) ? -1
+                             : rem > ((u128) 1 << (s - 1)) ? 1 : 0;
+              switch (rnd)
+                {
+                case MX_RNE: up = cmp_half > 0 || (cmp_half == 0 && (N & 1)); break;
+                case MX_RNA: up = cmp_half >= 0; break;
+                case MX_RNZ: up = cmp_half > 0; break;
+                case MX_RUP: up = !neg; break;
+                case MX_RDN: up = neg; break;
+                case MX_SR:
+                  {
+                    unsigned R = pol->sr_bits;
+                    u128 r = rbits & msk (R);
+                    /* up iff rem + r * 2^(s-R) >= 2^s */
+                    if (s + (long) R < 127)
+                      up = (rem << R) + (r << s) >= ((u128) 1 << (s + R));
+                    else
+                      up = 0; /* rem < 2^64 is then far below one step of r */
+                    break;
+                  }
+                default: break; /* rtz, rto (below, on the code) */
+                }
+            }
+          N += (uint64_t) up;
+          /* magnitude code */
+          if (is_int (f))
+            mag = N;
+          else if (is_pow2fmt (f))
+            {
+              long e = E + (N == 2);
+              if (E < emin)
+                mag = 0, inexact = 1;
+              else
+                mag = (uint64_t) (e + f->bias);
+            }
+          else if (E < emin)
+            mag = N;
+          else
+            mag = ((uint64_t) (E + f->bias) << f->mbits) + (N - (1ull << f->mbits));
+          if (rnd == MX_RTO && inexact && !(is_pow2fmt (f) && E < emin))
+            mag |= 1;
+          if (inexact)
+            {
+              fl |= MX_FLAG_INEXACT;
+              long tiny = is_int (f) ? -(long) f->mbits : emin;
+              if (E < tiny)
+                fl |= MX_FLAG_UNDERFLOW;
+            }
+          if (mag > limit)
+            ovf = 1;
+        }
+    }
+  if (ovf)
+    {
+      int tz = rnd == MX_RTZ || rnd == MX_RTO || (rnd == MX_RDN && !neg) || (rnd == MX_RUP && neg);
+      fl = MX_FLAG_OVERFLOW | MX_FLAG_INEXACT;
+      if (pol->overflow == MX_OVERFLOW_SAT || tz || f->special == MX_SPECIAL_NONE || is_int (f))
+        mag = limit;
+      else if (f->special == MX_SPECIAL_IEEE)
+        mag = msk (f->ebits) << f->mbits;
+      else
+        {
+          *flags = fl;
+          return nan_code (f, neg, pol);
+        }
+    }
+pack:
+  if (mag == 0 && !is_pow2fmt (f) && pol->zero_sign == MX_ZERO_SIGN_POSITIVE)
+    neg = 0;
+  if (is_int (f))
+    code = neg ? (0 - mag) & msk (f->bits) : mag;
+  else
+    code = mag | (neg ? 1ull << (f->bits - 1) : 0);
+  *flags = fl;
+  return code;
+}
+
+/*------------------------------------------------------------ scale rules -*/
+/* a <=> b for positive dyadics */
+static int
+cmp_dy (uint64_t as, long ae, uint64_t bs, long be)
+{
+  long la = ae + bitlen (as), lb = be + bitlen (bs);
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  long e0 = ae < be ? ae : be;
+  u128 a = (u128) as << (ae - e0), b = (u128) bs << (be - e0); /* both < 2^128: same top bit */
+  return a < b ? -1 : a > b;
+}
+
+static s_val
+fp32_of (s_val a) /* round |a| to FP32 (RNE, IEEE overflow) */
+{
+  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  unsigned fl;
+  a.neg = 0;
+  return s_decode (f32, s_encode (f32, a, MX_RNE, 0, &ieee, &fl));
+}
+
+/* 1 - 2^(-2^-k) in Q124 fixed point, by the series of 1 - e^-y, y = ln2 * 2^-k */
+static u128
+c_k (int k)
+{
+  const u128 ln2_q128 = ((u128) 0xB17217F7D1CF79ABull << 64) | 0xC9E3B39803F2F6AFull;
+  u128 y = (ln2_q128 >> 4) >> k; /* Q124 */
+  u128 term = y, sum = 0;
+  for (int n = 1; n < 12 && term; n++)
+    {
+      if (n & 1)
+        sum += term;
+      else
+        sum -= term;
+      /* term *= y / (n+1); y < 2^-16 so split to stay in 128 bits */
+      u128 hi = term >> 62, lo = term & (((u128) 1 << 62) - 1);
+      term = ((hi * (y >> 62)) + ((hi * (y & (((u128) 1 << 62) - 1))) >> 62)
+              + ((lo * (y >> 62)) >> 62)) / (u128) (n + 1);
+    }
+  return sum;
+}
+
+static long
+ceil_log2_long (long v) /* v >= 1 */
+{
+  long c = 0;
+  while ((1L << c) < v)
+    c++;
+  return c;
+}
+
+long
+s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_rule r)
+{
+  long E = flog2 (a), emax = s_emax (elem);
+  int pow2 = (a.sig & (a.sig - 1)) == 0;
+  s_val mx = s_decode (elem, s_max_mag (elem));
+  switch (r)
+    {
+    case MX_SCALE_FLOOR:
+      return E - emax;
+    case MX_SCALE_CEIL:
+      return E + !pow2 - emax;
+    case MX_SCALE_EVEN:
+      {
+        long ein = in == NULL ? E : in->bits > 32 ? -1022 : -126;
+        long eq = E > ein ? E : ein, he = eq - (long) elem->mbits - 1;
+        /* floor(log2(|a| + 2^he)) */
+        long lo = a.exp < he ? a.exp : he;
+        if (he - a.exp > 70) /* |a| < 2^(he-17): h decides */
+          return he - emax;
+        if (a.exp - he > 70) /* h is below a's last bit: no carry */
+          return E - emax;
+        u128 s = ((u128) a.sig << (a.exp - lo)) + ((u128) 1 << (he - lo));
+        long b = -1;
+        while (s)
+          s >>= 1, b++;
+        return lo + b - emax;
+      }
+    case MX_SCALE_RCEIL:
+      {
+        /* smallest e with |a| <= max * 2^e */
+        long e = E - flog2 (mx) - 1;
+        while (cmp_dy (a.sig, a.exp, mx.sig, mx.exp + e) > 0)
+          e++;
+        return e;
+      }
+    case MX_SCALE_RCEIL_FP32:
+      {
+        /* fl32(1/max): long division to 64 quotient bits plus a sticky bit, then RNE */
+        u128 num = (u128) 1 << 120;
+        u128 qq = num / mx.sig;
+        int sticky = num % mx.sig != 0;
+        s_val rc = { S_FINITE, 0, 0, 0 };
+        int bl = 0;
+        for (u128 t = qq; t; t >>= 1)
+          bl++;
+        int sh = bl - 62; /* keep 62 bits + sticky in the lsb */
+        rc.sig = (uint64_t) (qq >> sh), rc.exp = -120 - mx.exp + sh;
+        if (sticky || (qq & ((((u128) 1) << sh) - 1)))
+          rc.sig = (rc.sig << 1) | 1, rc.exp--; /* sticky bit below the kept bits */
+        rc = fp32_of (rc);
+        s_val a32 = fp32_of (a);
+        if (a32.cls == S_INF)
+          return LONG_MAX / 2;
+        s_val p = { S_FINITE, 0, a32.sig * rc.sig, a32.exp + rc.exp };
+        p = fp32_of (p);
+        if (p.cls == S_ZERO)
+          return LONG_MIN / 2;
+        return flog2 (p) + !((p.sig & (p.sig - 1)) == 0);
+      }
+    case MX_SCALE_FLOOR_LOG2F:
+      {
+        s_val a32 = fp32_of (a);
+        if (a32.cls == S_INF)
+          return LONG_MAX / 2;
+        long e = flog2 (a32), j;
+        if (e == -1)
+          return e - emax;
+        if (e >= 0)
+          j = ceil_log2_long (e + 1) - 1;
+        else
+          {
+            long m = -(e + 1);
+            j = 63 - __builtin_clzl ((unsigned long) m);
+          }
+        int k = 24 - (int) j;
+        /* bump iff 1 - m/2 < c_k, m/2 = sig/2^L */
+        int L = bitlen (a32.sig);
+        u128 d = (((u128) 1 << L) - a32.sig) << (124 - L); /* (2^L - sig)/2^L in Q124 */
+        return e + (d < c_k (k)) - emax;
+      }
+    default:
+      return E - emax;
+    }
+}
+
+/*--------------------------------------------------------------- blocks -*/
+unsigned
+s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
+            const mx_format *in, const uint64_t bits[], size_t k, const uint32_t rbits[],
+            const mx_policy *pol)
+{
+  s_val v[4096];
+  unsigned bf = 0;
+  int has_nan = 0, has_inf = 0;
+  long imax = -1;
+  for (size_t i = 0; i < k; i++)
+    {
+      v[i] = s_decode (in, bits[i]);
+      if (pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
+          && flog2 (v[i]) < 1 - in->bias)
+        v[i].cls = S_ZERO, bf |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+      if (v[i].cls == S_NAN)
+        has_nan = 1;
+      else if (v[i].cls == S_INF)
+        has_inf = 1;
+      else if (v[i].cls == S_FINITE
+               && (imax < 0 || cmp_dy (v[i].sig, v[i].exp, v[imax].sig, v[imax].exp) > 0))
+        imax = (long) i;
+    }
+  long e, lo = -sfmt->bias, hi = s_emax (sfmt);
+  if ((has_nan && pol->nan_block == MX_NAN_BLOCK_PROPAGATE)
+      || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
+    goto nan;
+  if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
+    *scale = s_max_mag (sfmt), e = hi;
+  else if (imax < 0)
+    {
+      *scale = pol->zero_scale;
+      s_val z = s_decode (sfmt, *scale);
+      e = z.cls == S_NAN ? 0 : z.exp;
+    }
+  else
+    {
+      e = s_scale_exponent (v[imax], elem, in, pol->scale_rule);
+      if (e < lo)
+        e = lo, bf |= MX_FLAG_SCALE_CLAMPED;
+      else if (e > hi)
+        {
+          if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
+            goto nan;
+          e = hi, bf |= MX_FLAG_SCALE_CLAMPED;
+        }
+      *scale = (uint64_t) (e + sfmt->bias);
+    }
+  for (size_t i = 0; i < k; i++)
+    {
+      unsigned fl;
+      mx_policy p = *pol;
+      if (v[i].cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
+        p.overflow = MX_OVERFLOW_SAT;
+      s_val t = v[i];
+      t.exp -= e;
+      codes[i] = s_encode (elem, t, p.rounding, rbits ? rbits[i] : 0, &p, &fl);
+      bf |= fl;
+    }
+  return bf;
+nan:
+  *scale = msk (sfmt->bits);
+  for (size_t i = 0; i < k; i++)
+    codes[i] = 0;
+  return bf | MX_FLAG_INVALID;
+}
+
+unsigned
+s_dequantize (uint64_t out[], const mx_format *of, uint64_t scale, const uint64_t codes[],
+              const mx_format *elem, const mx_format *sfmt, size_t k, mx_rounding rnd)
+{
+  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+  s_val S = s_decode (sfmt, scale);
+  unsigned all = 0;
+  for (size_t i = 0; i < k; i++)
+    {
+      unsigned fl;
+      s_val p = s_decode (elem, codes[i]);
+      if (S.cls == S_NAN)
+        p.cls = S_NAN, p.neg = 0;
+      else if (p.cls == S_FINITE)
+        p.sig *= S.sig, p.exp += S.exp;
+      out[i] = s_encode (of, p, rnd, 0, &ieee, &fl);
+      all |= fl;
+    }
+  return all;
+}

@@ -1,0 +1,28 @@
+/* slow.h -- mxgold's second, independent model: exact integer/dyadic arithmetic, no MPFR.
+ * It reads only the raw parameters of a format (bits, sign, ebits, mbits, bias, special) and
+ * derives everything else itself, so a slip in libmxgold's derived fields shows up as a mismatch.
+ * SPDX-License-Identifier: MIT */
+#ifndef MX_SLOW_H
+#define MX_SLOW_H
+#include <stdint.h>
+#include <stddef.h>
+#include "mx.h"
+
+enum { S_ZERO, S_FINITE, S_INF, S_NAN };
+/* value = (-1)^neg * sig * 2^exp; sig != 0 for S_FINITE */
+typedef struct { int cls, neg; uint64_t sig; long exp; } s_val;
+
+s_val s_decode (const mx_format *f, uint64_t code);
+uint64_t s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits,
+                   const mx_policy *pol, unsigned *flags);
+long s_scale_exponent (s_val amax, const mx_format *elem, const mx_format *in, mx_scale_rule r);
+unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
+                     const mx_format *sfmt, const mx_format *in, const uint64_t bits[], size_t k,
+                     const uint32_t rbits[], const mx_policy *pol);
+unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
+                       const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
+                       size_t k, mx_rounding rnd);
+/* Largest finite magnitude code, derived independently. */
+uint64_t s_max_mag (const mx_format *f);
+int s_emax (const mx_format *f);
+#endif

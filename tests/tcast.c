@@ -1,0 +1,62 @@
+/* tcast -- exhaustive: every BF16 or FP16 input (argv[1]) x every element and scale format x every
+ * deterministic rounding x both overflow policies (and the other cast policy fields in rotation),
+ * MPFR model == slow model in code and flags; then stochastic rounding with seeded random bits.
+ * SPDX-License-Identifier: MIT */
+#include <string.h>
+#include "tests.h"
+
+static const mx_format_id targets[] = { MX_E4M3, MX_E5M2, MX_E2M3, MX_E3M2, MX_E2M1, MX_INT8,
+                                        MX_E8M0, MX_UE4M3 };
+#define N_TARGETS (sizeof targets / sizeof targets[0])
+static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+
+static long n;
+
+static void
+one (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd, uint32_t rb,
+     const mx_policy *pol)
+{
+  unsigned f1, f2;
+  uint64_t c1 = mx_cast (to, from, x, rnd, rb, pol, &f1);
+  uint64_t c2 = s_encode (to, s_decode (from, x), rnd, rb, pol, &f2);
+  n++;
+  CHECK (c1 == c2 && f1 == f2,
+         "%s %04llX -> %s %s ovf=%d zs=%d ir=%d ne=%d R=%u r=%X: mpfr %llX/%02X slow %llX/%02X",
+         from->name, (unsigned long long) x, to->name, mx_rounding_name (rnd), pol->overflow,
+         pol->zero_sign, pol->int_range, pol->nan_elem, pol->sr_bits, rb,
+         (unsigned long long) c1, f1, (unsigned long long) c2, f2);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *which = argc > 1 ? argv[1] : "bf16";
+  const mx_format *from = mx_format_get (strcmp (which, "fp16") == 0 ? MX_FP16 : MX_BF16);
+  mx_policy pol = mx_policy_default ();
+  rng r = { test_seed () };
+
+  for (uint64_t x = 0; x < 0x10000; x++)
+    for (size_t t = 0; t < N_TARGETS; t++)
+      {
+        const mx_format *to = mx_format_get (targets[t]);
+        pol.zero_sign = (mx_zero_sign) (x & 1);
+        pol.int_range = (mx_int_range) ((x >> 1) & 1);
+        pol.nan_elem = (mx_nan_elem) (x % 3);
+        for (int o = 0; o < 2; o++)
+          {
+            pol.overflow = (mx_overflow) o;
+            for (size_t m = 0; m < sizeof det / sizeof det[0]; m++)
+              one (to, from, x, det[m], 0, &pol);
+          }
+        /* stochastic rounding: R in {1, 4, 16, 32} with seeded random words */
+        static const unsigned Rs[] = { 1, 4, 16, 32 };
+        for (int i = 0; i < 4; i++)
+          {
+            pol.sr_bits = Rs[i];
+            pol.overflow = (mx_overflow) (i & 1);
+            one (to, from, x, MX_SR, (uint32_t) rng_next (&r), &pol);
+          }
+        pol.sr_bits = MX_SR_BITS_DEFAULT;
+      }
+  return finish (which[0] == 'f' ? "tcast fp16" : "tcast bf16", n);
+}
