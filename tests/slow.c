@@ -405,10 +405,12 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
   unsigned bf = 0;
   int has_nan = 0, has_inf = 0;
   long imax = -1;
+  /* in == NULL: exact values, passed as FP64 bit patterns */
+  const mx_format *dec = in ? in : mx_format_get (MX_FP64);
   for (size_t i = 0; i < k; i++)
     {
-      v[i] = s_decode (in, bits[i]);
-      if (pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
+      v[i] = s_decode (dec, bits[i]);
+      if (in && pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
           && flog2 (v[i]) < 1 - in->bias)
         v[i].cls = S_ZERO, bf |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
       if (v[i].cls == S_NAN)

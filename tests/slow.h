@@ -15,6 +15,7 @@ typedef struct { int cls, neg; uint64_t sig; long exp; } s_val;
 s_val s_decode (const mx_format *f, uint64_t code);
 uint64_t s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits,
                    const mx_policy *pol, unsigned *flags);
+/* s_quantize: in == NULL means exact values given as FP64 bit patterns. */
 long s_scale_exponent (s_val amax, const mx_format *elem, const mx_format *in, mx_scale_rule r);
 unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
                      const mx_format *sfmt, const mx_format *in, const uint64_t bits[], size_t k,

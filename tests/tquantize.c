@@ -1,1 +1,170 @@
-int main(void){return 0;}
+/* tquantize -- seeded random FP32 blocks, MPFR model == slow model (scale, codes, block flags)
+ * for every scale rule, with rounding and the special-value policies in rotation.
+ * Usage: tquantize FORMAT|all [BLOCKS_PER_RULE]  (default 100000)
+ * Blocks are built to hit the boundaries: amax at 2^k and its neighbours, each element format's
+ * saturation threshold and the midpoints around it, exact element ties under the FLOOR scale,
+ * FP32 subnormals, +-0, NaN and Inf at the first, last or a random position.
+ * SPDX-License-Identifier: MIT */
+#include <string.h>
+#include "tests.h"
+
+static int bitlen_u (uint64_t x) { return x ? 64 - __builtin_clzll (x) : 0; }
+
+#define K 32
+
+static uint32_t
+f32_bits (s_val v) /* FP32 bits of an exactly representable dyadic (sig < 2^24) */
+{
+  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+  unsigned fl;
+  return (uint32_t) s_encode (mx_format_get (MX_FP32), v, MX_RNE, 0, &ieee, &fl);
+}
+
+static void
+gen_block (rng *r, const mx_format *elem, uint64_t b[K])
+{
+  int cls = (int) rng_below (r, 8);
+  long s = (long) rng_below (r, 290) - 150; /* scale exponent region, FP32 subnormals included */
+  for (int i = 0; i < K; i++)
+    b[i] = rng_next (r) & 0xFFFFFFFF; /* fully random to start */
+
+  if (cls <= 3)
+    {
+      /* a top element near a boundary, the rest below it */
+      s_val top;
+      switch (cls)
+        {
+        case 0: /* 2^k, pred, succ */
+          top = (s_val) { S_FINITE, 0, 0xFFFFFF, s - 24 };
+          if (rng_below (r, 3) == 0)
+            top = (s_val) { S_FINITE, 0, 1, s };
+          else if (rng_below (r, 2) == 0)
+            top = (s_val) { S_FINITE, 0, 0x800001, s - 23 };
+          break;
+        case 1: /* element max * 2^s and its FP32 neighbours */
+          {
+            s_val m = s_decode (elem, s_max_mag (elem));
+            uint64_t sig = m.sig << (23 - (bitlen_u (m.sig) - 1));
+            top = (s_val) { S_FINITE, 0, sig + (uint64_t) rng_below (r, 3) - 1, m.exp + s - (long) (23 - (bitlen_u (m.sig) - 1)) };
+            break;
+          }
+        default: /* a random code of the element format times 2^s, or a midpoint */
+          {
+            s_val m = s_decode (elem, rng_below (r, s_max_mag (elem) + 1));
+            if (m.cls != S_FINITE)
+              m = (s_val) { S_FINITE, 0, 1, 0 };
+            top = (s_val) { S_FINITE, 0, m.sig * 2 + (cls == 3), m.exp + s - 1 };
+          }
+        }
+      while (top.sig >= (1u << 24))
+        top.sig >>= 1, top.exp++;
+      b[0] = f32_bits (top);
+      /* others: exact ties of the element grid under FLOOR scale 2^s, or random below top */
+      for (int i = 1; i < K; i++)
+        {
+          uint64_t pick = rng_below (r, 4);
+          if (pick == 0)
+            {
+              s_val lo = s_decode (elem, rng_below (r, s_max_mag (elem)));
+              s_val hi = s_decode (elem, lo.cls == S_ZERO ? 1 : 0);
+              (void) hi;
+              uint64_t c = rng_below (r, s_max_mag (elem));
+              s_val a = s_decode (elem, c), bb = s_decode (elem, c + 1);
+              if (a.cls != S_FINITE && a.cls != S_ZERO)
+                continue;
+              /* midpoint (a + b) / 2 as a dyadic */
+              long e0 = a.cls == S_ZERO ? bb.exp : (a.exp < bb.exp ? a.exp : bb.exp);
+              uint64_t sa = a.cls == S_ZERO ? 0 : a.sig << (a.exp - e0), sb = bb.sig << (bb.exp - e0);
+              s_val mid = { S_FINITE, (int) rng_below (r, 2), sa + sb, e0 - 1 + s };
+              while (mid.sig >= (1u << 24))
+                mid.sig >>= 1, mid.exp++;
+              b[i] = f32_bits (mid);
+            }
+          else if (pick == 1)
+            b[i] = (b[0] & 0x7F800000) - ((rng_below (r, 12)) << 23) + (rng_next (r) & 0x807FFFFF);
+          else if (pick == 2)
+            b[i] = rng_below (r, 2) ? 0x80000000u : 0;
+          else
+            b[i] = (rng_next (r) & 0x807FFFFF); /* FP32 subnormal */
+          if ((b[i] & 0x7F800000) == 0x7F800000 || (b[i] & 0x7FFFFFFF) > (b[0] & 0x7FFFFFFF))
+            b[i] = b[i] & 0x807FFFFF;
+        }
+    }
+  else if (cls == 4)
+    for (int i = 0; i < K; i++) /* all zero, or zeros and subnormals */
+      b[i] = rng_below (r, 2) ? (rng_below (r, 2) ? 0x80000000u : 0) : rng_next (r) & 0x807FFFFF;
+  else if (cls == 5)
+    for (int i = 0; i < K; i++) /* narrow exponent range */
+      b[i] = (uint32_t) ((rng_next (r) & 0x807FFFFF) | ((uint64_t) (s + 150 > 254 ? 254 : s + 150 < 1 ? 1 : s + 150 - (long) rng_below (r, 4)) << 23));
+  /* sprinkle NaN / Inf */
+  int sp = (int) rng_below (r, 10);
+  if (sp < 3)
+    {
+      int pos = sp == 0 ? 0 : sp == 1 ? K - 1 : (int) rng_below (r, K);
+      uint64_t v = rng_below (r, 2) ? 0x7F800000u : 0x7FC00000u | (rng_next (r) & 0x3FFFFF);
+      b[pos] = v | (rng_below (r, 2) ? 0x80000000u : 0);
+    }
+  /* shuffle the top element away from position 0 sometimes */
+  int j = (int) rng_below (r, K);
+  uint64_t t = b[0];
+  b[0] = b[j];
+  b[j] = t;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *which = argc > 1 ? argv[1] : "all";
+  long per_rule = argc > 2 ? atol (argv[2]) : 100000, n = 0;
+  const mx_format *in = mx_format_get (MX_FP32), *e8m0 = mx_format_get (MX_E8M0);
+  rng r = { test_seed () ^ (uint64_t) strlen (which) };
+
+  for (int fi = 0; fi < N_ELEM; fi++)
+    {
+      const mx_format *elem = mx_format_get (elem_ids[fi]);
+      if (strcmp (which, "all") != 0 && strcmp (which, elem->name) != 0)
+        continue;
+      for (int rule = 0; rule < MX_SCALE_RULE_COUNT; rule++)
+        for (long blk = 0; blk < per_rule; blk++, n++)
+          {
+            uint64_t bits[K], s1, s2, c1[K], c2[K];
+            uint32_t rb[K];
+            gen_block (&r, elem, bits);
+            mx_policy pol = mx_policy_default ();
+            pol.scale_rule = (mx_scale_rule) rule;
+            uint64_t knobs = rng_next (&r);
+            if (blk % 2) /* half the blocks OCP-default, half with rotated policies */
+              {
+                pol.rounding = (mx_rounding) (knobs % MX_ROUNDING_COUNT);
+                pol.overflow = (mx_overflow) ((knobs >> 8) & 1);
+                pol.nan_block = (mx_nan_block) ((knobs >> 9) & 1);
+                pol.inf_block = (mx_inf_block) ((knobs >> 10) % 3);
+                pol.subnormals = (mx_subnormals) ((knobs >> 12) & 1);
+                pol.zero_sign = (mx_zero_sign) ((knobs >> 13) & 1);
+                pol.int_range = (mx_int_range) ((knobs >> 14) & 1);
+                pol.scale_overflow = (mx_scale_overflow) ((knobs >> 15) & 1);
+                pol.nan_elem = (mx_nan_elem) ((knobs >> 16) % 3);
+                pol.zero_scale = (knobs >> 20) & 1 ? 0x7F : 0x00;
+                pol.sr_bits = 1 + (unsigned) ((knobs >> 24) % 32);
+              }
+            for (int i = 0; i < K; i++)
+              rb[i] = (uint32_t) rng_next (&r);
+            unsigned f1 = mx_quantize (&s1, c1, NULL, elem, e8m0, in, bits, K, rb, &pol);
+            unsigned f2 = s_quantize (&s2, c2, elem, e8m0, in, bits, K, rb, &pol);
+            int ok = s1 == s2 && f1 == f2 && memcmp (c1, c2, sizeof c1) == 0;
+            CHECK (ok, "%s rule %s rnd %s block %ld: scale %02llX/%02llX flags %02X/%02X",
+                   elem->name, mx_scale_rule_name ((mx_scale_rule) rule),
+                   mx_rounding_name (pol.rounding), blk, (unsigned long long) s1,
+                   (unsigned long long) s2, f1, f2);
+            if (!ok && failures <= 3)
+              {
+                for (int i = 0; i < K; i++)
+                  if (c1[i] != c2[i] || i == 0)
+                    fprintf (stderr, "  [%d] in %08llX mpfr %02llX slow %02llX\n", i,
+                             (unsigned long long) bits[i], (unsigned long long) c1[i],
+                             (unsigned long long) c2[i]);
+              }
+          }
+    }
+  return finish ("tquantize", n);
+}
