@@ -1,0 +1,64 @@
+/* bench-golden -- MPFR-path conversion rate of libmxgold on one core.
+ * Prints a table, then key=value lines for scripts.  Not a test: figures vary by machine.
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "mx.h"
+
+static double
+now (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+int
+main (int argc, char **argv)
+{
+  size_t n = argc > 1 ? strtoul (argv[1], NULL, 0) : 2000000;
+  uint64_t *in = malloc (n * sizeof *in), s = 0x2143FEDC, sink = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      /* FP32 values around 1 with random signs and fractions: the common case */
+      in[i] = ((s >> 33) & 0x807FFFFF) | ((uint64_t) (120 + (s >> 60)) << 23);
+    }
+  mx_policy pol = mx_policy_default ();
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  static const mx_format_id ids[] = { MX_E4M3, MX_E5M2, MX_E2M3, MX_E3M2, MX_E2M1, MX_INT8 };
+  double total = 0;
+  printf ("%-6s %14s\n", "format", "conversions/s");
+  for (int f = 0; f < 6; f++)
+    {
+      const mx_format *e = mx_format_get (ids[f]);
+      unsigned fl;
+      double t0 = now ();
+      for (size_t i = 0; i < n; i++)
+        sink += mx_cast (e, f32, in[i], MX_RNE, 0, &pol, &fl);
+      double rate = (double) n / (now () - t0);
+      total += rate;
+      printf ("%-6s %14.0f\n", e->name, rate);
+    }
+  /* block quantize (32 elements, FLOOR, OCP) */
+  size_t nb = n / 32;
+  uint64_t scale, codes[32];
+  double t0 = now ();
+  for (size_t b = 0; b < nb; b++)
+    {
+      mx_quantize (&scale, codes, NULL, mx_format_get (MX_E4M3), mx_format_get (MX_E8M0), f32,
+                   in + 32 * b, 32, NULL, &pol);
+      sink += scale;
+    }
+  double qrate = (double) nb / (now () - t0);
+  printf ("quantize e4m3 blocks/s %.0f (%.0f elements/s)\n", qrate, 32 * qrate);
+  printf ("key=value\n");
+  printf ("golden_conversions_per_s=%.0f\n", total / 6);
+  printf ("golden_quantize_blocks_per_s=%.0f\n", qrate);
+  printf ("golden_quantize_elements_per_s=%.0f\n", 32 * qrate);
+  printf ("sink=%llu\n", (unsigned long long) (sink & 0xFF));
+  free (in);
+  return 0;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# ci/deps.sh -- install what mxgold needs from Debian packages, only what is missing (idempotent).
+set -euo pipefail
+pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev verilator)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all present (${pkgs[*]})"
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+SUDO=
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine's package lists may be empty: update first.
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

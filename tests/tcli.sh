@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tcli -- the mxgold CLI contract: outputs for hand-computed inputs, and errors (stdin:LINE, exit 2).
+# Usage: tcli.sh BUILD_BIN_DIR
+set -u
+bin=$1/mxgold
+pass=0 fail=0
+err=$(mktemp); trap 'rm -f "$err"' EXIT
+ok() { pass=$((pass+1)); }
+ko() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+expect_out() { # name, expected stdout, command (stdin from $in)
+  local name=$1 want=$2; shift 2
+  local got; got=$(printf '%b' "$in" | "$@" 2>"$err"); local rc=$?
+  if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then ok; else ko "$name: rc=$rc got [$got] want [$want] $(cat "$err")"; fi
+}
+expect_err() { # name, expected rc, stderr regex, command
+  local name=$1 want_rc=$2 re=$3; shift 3
+  local out; out=$(printf '%b' "$in" | "$@" 2>"$err"); local rc=$?
+  if [ "$rc" = "$want_rc" ] && grep -Eq -e "$re" "$err"; then ok; else ko "$name: rc=$rc stderr [$(cat "$err")] want rc $want_rc /$re/"; fi
+  last_out=$out
+}
+ones=$(printf '3F800000 %.0s' $(seq 32)); ones=${ones% }
+codes=$(printf ' 78%.0s' $(seq 32))
+
+# 32 x 1.0 -> amax 1, X = 2^(0-8): scale 0x77, each 1.0/2^-8 = 256 = E4M3 0x78
+in="$ones\n"; expect_out quantize "77$codes" "$bin" quantize --format e4m3
+in="0x${ones// / 0x}\n"; expect_out quantize-0x "77$codes" "$bin" quantize --format mxfp8_e4m3
+in="$ones\n"; expect_out quantize-flags "77$codes 00" "$bin" quantize --format e4m3 --flags
+in="77$codes\n"; expect_out dequantize "$ones" "$bin" dequantize --format e4m3
+# E2M1 ties: 5.0 -> 4 (code 6) under rne, 6 (code 7) under rna; 0.25 -> 0, flags 03
+in="40A00000\n3E800000\n"; expect_out cast-e2m1 "6 01
+0 03" "$bin" cast --to e2m1 --flags
+in="40A00000\n"; expect_out cast-rna "7" "$bin" cast --to e2m1 --rounding rna
+in="40A00000\n"; expect_out cast-profile "7" "$bin" cast --to e2m1 --profile microxcaling
+in="00\nFE\nFF\n"; expect_out cast-e8m0 "00400000
+7F000000
+7FC00000" "$bin" cast --from e8m0
+in="3F80\n"; expect_out cast-bf16 "38" "$bin" cast --from bf16 --to e4m3
+in="43F00000\n"; expect_out cast-ovf "7F" "$bin" cast --to e4m3 --overflow ovf
+# SR, R = 1: 1.25 is half an E2M1 ulp above 1; r = 0 keeps 1 (code 2), r = 1 reaches 1.5 (code 3)
+in="3FA00000\n"; expect_out cast-sr0 "2" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 0
+in="3FA00000\n"; expect_out cast-sr1 "3" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 1
+in=""; expect_out empty "" "$bin" quantize --format e4m3
+in="# comment\n$ones\n"; expect_out comment "77$codes" "$bin" quantize --format e4m3
+
+# errors: message names stdin:LINE, exit 2, earlier lines kept, nothing for the bad line
+in="$ones\n${ones/3F800000 3F800000/3F800000 zz}\n$ones\n"
+expect_err bad-hex 2 "^stdin:2: word 2 'zz' is not a bit pattern" "$bin" quantize --format e4m3
+[ "$last_out" = "77$codes" ] && ok || ko "bad-hex: output before the error: [$last_out]"
+in="3F800000 3F800000\n"; expect_err count 2 "^stdin:1: expected 32 hex words" "$bin" quantize --format e4m3
+in="$ones 3F800000\n"; expect_err count-long 2 "^stdin:1: expected 32 hex words .* got 33" "$bin" quantize --format e4m3
+in="1FFFFFFFF\n"; expect_err wide 2 "^stdin:1: '1FFFFFFFF' is not a fp32 bit pattern" "$bin" cast --to e4m3
+in="100\n"; expect_err wide-code 2 "^stdin:1: '100' is not a e4m3 bit pattern" "$bin" cast --from e4m3
+in="\n"; expect_err empty-line 2 "^stdin:1: empty line" "$bin" cast --to e4m3
+in="77 78\n"; expect_err deq-count 2 "^stdin:1: expected 1 scale code and 32 element codes" "$bin" dequantize --format e4m3
+in="100$codes\n"; expect_err deq-scale 2 "^stdin:1: word 1 '100' is not a e8m0 scale code" "$bin" dequantize --format e4m3
+in=""
+expect_err unknown-format 2 "unknown element format 'e9m9'" "$bin" quantize --format e9m9
+expect_err unknown-profile 2 "unknown profile 'nope'" "$bin" quantize --format e4m3 --profile nope
+expect_err unknown-rounding 2 "unknown rounding 'rnx'" "$bin" quantize --format e4m3 --rounding rnx
+expect_err unknown-field 2 "unknown --inf-block value 'x'" "$bin" quantize --format e4m3 --inf-block x
+expect_err conflict-rbits 2 "random-bits only goes with --rounding sr" "$bin" cast --to e4m3 --random-bits 1
+expect_err sr-needs-bits 2 "needs --random-bits" "$bin" cast --to e4m3 --rounding sr
+expect_err no-format 2 "quantize needs --format" "$bin" quantize
+expect_err not-elem 2 "not one" "$bin" quantize --format e8m0
+expect_err cast-needs 2 "cast needs --to" "$bin" cast
+expect_err unknown-cmd 2 "unknown command 'frob'" "$bin" frob
+expect_err block 2 "--block wants an integer" "$bin" quantize --format e4m3 --block 0
+"$bin" --help | grep -q "^Usage: mxgold" && ok || ko "--help"
+"$bin" --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
+[ "$("$bin" formats | wc -l)" = 13 ] && ok || ko "formats lists 12"
+[ "$("$bin" profiles | grep -c '^[a-z]')" = 9 ] && ok || ko "profiles lists 9"
+echo "tcli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
