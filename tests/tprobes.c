@@ -25,7 +25,8 @@ q (const mx_policy *pol, mx_format_id elem, const uint64_t *in, int cnt)
 {
   uint64_t b[K] = { 0 };
   result r;
-  memcpy (b, in, (size_t) cnt * sizeof *b);
+  if (cnt > 0)
+    memcpy (b, in, (size_t) cnt * sizeof *b);
   r.flags = mx_quantize (&r.scale, r.codes, NULL, mx_format_get (elem), mx_format_get (MX_E8M0),
                          mx_format_get (MX_FP32), b, K, NULL, pol);
   return r;
