@@ -58,5 +58,21 @@ main (int argc, char **argv)
           }
         pol.sr_bits = MX_SR_BITS_DEFAULT;
       }
+  /* custom descriptors go through the same code: E3M4 (finite), E6M1 (IEEE), E5M0 (power of
+   * two), a 10-bit integer, all inputs, every deterministic mode */
+  mx_format cust[4];
+  mx_format_custom (&cust[0], 1, 3, 4, 3, MX_SPECIAL_NONE);
+  mx_format_custom (&cust[1], 1, 6, 1, 31, MX_SPECIAL_IEEE);
+  mx_format_custom (&cust[2], 0, 5, 0, 15, MX_SPECIAL_POW2);
+  mx_format_custom (&cust[3], 1, 0, 9, 1, MX_SPECIAL_INT);
+  pol = mx_policy_default ();
+  for (uint64_t x = 0; x < 0x10000; x++)
+    for (int c = 0; c < 4; c++)
+      for (int o = 0; o < 2; o++)
+        {
+          pol.overflow = (mx_overflow) o;
+          for (size_t m = 0; m < sizeof det / sizeof det[0]; m++)
+            one (&cust[c], from, x, det[m], 0, &pol);
+        }
   return finish (which[0] == 'f' ? "tcast fp16" : "tcast bf16", n);
 }

@@ -287,5 +287,23 @@ main (void)
                (unsigned long long) t[i].want);
       }
   }
+  /* NVFP4-style linear UE4M3 scale, block 16, E2M1 (hand-computed; S = RNE(amax / 6)):
+   *   amax 6 -> S = 1 (0x38), 6 -> code 7;  amax 3 -> S = 0.5 (0x30), 3/0.5 = 6 -> 7, 1/0.5 = 2 -> 4;
+   *   amax 7 -> 7/6 = 1.1667 -> S = 1.125 (0x39), 7/1.125 = 6.22 -> 6 (7), 1/1.125 = 0.889 -> 1 (2). */
+  {
+    struct { float v[2]; uint64_t scale, c0, c1; } t[] = {
+      { { 6, 1 }, 0x38, 0x7, 0x2 }, { { 3, 1 }, 0x30, 0x7, 0x4 }, { { 7, 1 }, 0x39, 0x7, 0x2 },
+    };
+    p = prof (MX_PROFILE_OCP);
+    for (int i = 0; i < 3; i++, n++)
+      {
+        uint64_t b[16] = { f32 (t[i].v[0]), f32 (t[i].v[1]) }, s, c[16];
+        mx_quantize (&s, c, NULL, mx_format_get (MX_E2M1), mx_format_get (MX_UE4M3),
+                     mx_format_get (MX_FP32), b, 16, NULL, &p);
+        CHECK (s == t[i].scale && c[0] == t[i].c0 && c[1] == t[i].c1 && c[2] == 0,
+               "nvfp4 [%d]: %02llX %llX %llX", i, (unsigned long long) s,
+               (unsigned long long) c[0], (unsigned long long) c[1]);
+      }
+  }
   return finish ("tprobes", n);
 }
