@@ -27,18 +27,18 @@ in="0x${ones// / 0x}\n"; expect_out quantize-0x "77$codes" "$bin" quantize --for
 in="$ones\n"; expect_out quantize-flags "77$codes 00" "$bin" quantize --format e4m3 --flags
 in="77$codes\n"; expect_out dequantize "$ones" "$bin" dequantize --format e4m3
 # E2M1 ties: 5.0 -> 4 (code 6) under rne, 6 (code 7) under rna; 0.25 -> 0, flags 03
-in="40A00000\n3E800000\n"; expect_out cast-e2m1 "6 01
-0 03" "$bin" cast --to e2m1 --flags
-in="40A00000\n"; expect_out cast-rna "7" "$bin" cast --to e2m1 --rounding rna
-in="40A00000\n"; expect_out cast-profile "7" "$bin" cast --to e2m1 --profile microxcaling
+in="40A00000\n3E800000\n"; expect_out cast-e2m1 "06 01
+00 03" "$bin" cast --to e2m1 --flags
+in="40A00000\n"; expect_out cast-rna "07" "$bin" cast --to e2m1 --rounding rna
+in="40A00000\n"; expect_out cast-profile "07" "$bin" cast --to e2m1 --profile microxcaling
 in="00\nFE\nFF\n"; expect_out cast-e8m0 "00400000
 7F000000
 7FC00000" "$bin" cast --from e8m0
 in="3F80\n"; expect_out cast-bf16 "38" "$bin" cast --from bf16 --to e4m3
 in="43F00000\n"; expect_out cast-ovf "7F" "$bin" cast --to e4m3 --overflow ovf
 # SR, R = 1: 1.25 is half an E2M1 ulp above 1; r = 0 keeps 1 (code 2), r = 1 reaches 1.5 (code 3)
-in="3FA00000\n"; expect_out cast-sr0 "2" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 0
-in="3FA00000\n"; expect_out cast-sr1 "3" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 1
+in="3FA00000\n"; expect_out cast-sr0 "02" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 0
+in="3FA00000\n"; expect_out cast-sr1 "03" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 1
 in=""; expect_out empty "" "$bin" quantize --format e4m3
 in="# comment\n$ones\n"; expect_out comment "77$codes" "$bin" quantize --format e4m3
 

@@ -137,10 +137,12 @@ split (char *line, char **w, size_t max)
   return n;
 }
 
+/* Fixed field width in hex digits: at least 2 (element and scale codes are always 2 digits). */
 static int
 hexdigits (const mx_format *f)
 {
-  return (int) (f->bits + 3) / 4;
+  int d = (int) (f->bits + 3) / 4;
+  return d < 2 ? 2 : d;
 }
 
 /* Read the words of every stdin line, check them, call fn; stop at the first bad line. */
