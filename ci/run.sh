@@ -35,8 +35,32 @@ $bin/tprobes
 t1=$(date +%s)
 
 echo
+echo "== conformance suite: generate (build/vectors), compare with the committed vectors/, verify"
+t2=$(date +%s)
+bash ci/gen-suite.sh "$bin" build/vectors
+if diff -r -q -I '^# generator: ' vectors/ocp build/vectors/ocp >/dev/null \
+   && diff -r -q -I '^# generator: ' vectors/profiles build/vectors/profiles >/dev/null; then
+  same="identical to the committed suite"
+else
+  same="DIFFERS from the committed suite (run ci/gen-suite.sh and review)"
+fi
+printf '%-22s %6s %9s %8s  %s\n' "set" files cases size verify
+for d in build/vectors/ocp/* build/vectors/profiles; do
+  files=$(find "$d" -name '*.mxv' | wc -l)
+  cases=$(grep -h '^# cases: ' -r "$d" | awk '{s += $3} END {print s}')
+  size=$(du -sh "$d" | cut -f1)
+  bad=0
+  for f in $(find "$d" -name '*.mxv'); do $bin/mxgold verify "$f" >/dev/null || bad=$((bad + 1)); done
+  printf '%-22s %6s %9s %8s  %s\n' "${d#build/vectors/}" "$files" "$cases" "$size" \
+    "$([ $bad = 0 ] && echo "all pass" || echo "$bad FAIL")"
+done
+t3=$(date +%s)
+echo "suite: $same; generated and verified in $((t3 - t2)) s"
+
+echo
 echo "== bench"
 $bin/bench-golden 1000000 | tee build/bench-golden.txt | sed -n '1,8p'
+$bin/bench-gen | tee build/bench-gen.txt | sed -n '1,4p'
 
 echo
 echo "== summary"
@@ -44,4 +68,5 @@ printf '%-34s %s\n' "formats / roundings / scale rules / profiles" \
   "$($bin/mxgold formats | tail -n +2 | wc -l) / 8 / 6 / $($bin/mxgold profiles | grep -c '^[a-z]')"
 printf '%-34s %s\n' "cross-check (MPFR vs integer model)" "passed in $((t1 - t0)) s"
 printf '%-34s %s\n' "MPFR conversions/s (one core)" "$(grep '^golden_conversions_per_s=' build/bench-golden.txt | cut -d= -f2)"
-echo "vectors, RTL co-simulation, kernels: not built yet (issues 3-6)"
+printf '%-34s %s\n' "conformance suite" "$(wc -l < vectors/MANIFEST) files, $same"
+echo "RTL co-simulation, kernels: not built yet (issues 5-6)"

@@ -65,6 +65,29 @@ expect_err not-elem 2 "not one" "$bin" quantize --format e8m0
 expect_err cast-needs 2 "cast needs --to" "$bin" cast
 expect_err unknown-cmd 2 "unknown command 'frob'" "$bin" frob
 expect_err block 2 "--block wants an integer" "$bin" quantize --format e4m3 --block 0
+# gen / verify
+t=$(mktemp -d)
+"$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/a.mxv" && "$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/b.mxv"
+cmp -s "$t/a.mxv" "$t/b.mxv" && ok || ko "gen: same command, different bytes"
+"$bin" gen --op quantize --format e4m3 -n 50 --seed 8 -o "$t/c.mxv"
+if cmp -s <(grep -v '^#' "$t/a.mxv" | tail -50) <(grep -v '^#' "$t/c.mxv" | tail -50); then ko "gen: seeds 7 and 8 give the same random cases"; else ok; fi
+[ "$(grep -v '^#' "$t/a.mxv" | head -358)" = "$(grep -v '^#' "$t/c.mxv" | head -358)" ] && ok || ko "gen: structured cases depend on the seed"
+grep -q '^# command: mxgold gen --op quantize --format e4m3 -n 50 --seed 7$' "$t/a.mxv" && ok || ko "gen: command header"
+[ "$("$bin" gen --op cast --format e2m1 | "$bin" verify -)" = "114 passed, 0 failed" ] && ok || ko "gen | verify -"
+"$bin" verify --vectors "$t/a.mxv" --results "$t/a.mxv" > /dev/null && ok || ko "verify identical"
+# a wrong scale in case 2 of the results: exit 1, that case named, decoded
+sed '30s/^\(\([0-9A-F]* \)\{32\}\)[0-9A-F][0-9A-F]/\1FE/' "$t/a.mxv" > "$t/bad.mxv"
+out=$("$bin" verify --vectors "$t/a.mxv" --results "$t/bad.mxv"); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "^case 2 (.*bad.mxv:30): scale: observed FE" && echo "$out" | grep -q "^407 passed, 1 failed" \
+  && ! echo "$out" | grep -q "^case [13-9]" && ok || ko "verify mismatch report: rc=$rc [$out]"
+in=""; expect_err verify-empty 2 "^.*empty.mxv:1: empty file" "$bin" verify "$(: > "$t/empty.mxv"; echo "$t/empty.mxv")"
+head -40 "$t/a.mxv" | sed '$s/ [0-9A-F]*$//' > "$t/trunc.mxv"
+expect_err verify-fields 2 "trunc.mxv:40: expected 66 fields" "$bin" verify "$t/trunc.mxv"
+expect_err gen-no-op 2 "gen needs --op" "$bin" gen --format e4m3
+expect_err gen-packing 2 "needs a 4-bit element format" "$bin" gen --op quantize --format e4m3 --packing fp4-lo-first
+expect_err gen-exh 2 "needs a 16-bit input" "$bin" gen --op cast --format e4m3 --exhaustive
+"$bin" gen --op cast --format e2m1 -o /nonexistent/dir/x.mxv 2>/dev/null; [ $? = 1 ] && ok || ko "gen -o unwritable: exit 1"
+rm -rf "$t"
 "$bin" --help | grep -q "^Usage: mxgold" && ok || ko "--help"
 "$bin" --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
 [ "$("$bin" formats | wc -l)" = 13 ] && ok || ko "formats lists 12"

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "mx.h"
+#include "mxv.h"
 
 #define MAX_BLOCK 4096
 
@@ -25,6 +27,8 @@ usage (FILE *o)
 "  dequantize  each line: 'SS E0 ... E(K-1)' -> K output bit patterns (hex)\n"
 "  cast        each line: one bit pattern -> one code (--to F), or one code -> a value (--from F)\n"
 "  formats     list the formats          profiles    list the named profiles\n"
+"  gen         write conformance vectors (.mxv, docs/vectors.md)\n"
+"  verify      check observed results against vectors\n"
 "\n"
 "Options:\n"
 "  --format F        element format: e4m3 e5m2 e2m3 e3m2 e2m1 int8 (or mxfp8_e4m3 ... mxint8)\n"
@@ -50,6 +54,13 @@ usage (FILE *o)
 "  --flags           append the flags (2 hex digits: 01 inexact 02 underflow 04 overflow\n"
 "                    10 invalid 20 scale clamped; per block for quantize)\n"
 "  --help, --version\n"
+"\n"
+"gen:     --op quantize|cast|decode|dequantize --format F [policy options] [--level *1|2]\n"
+"         [-n N random cases, *0] [--exhaustive] [--seed S, *1] [-o FILE] [--quiet]\n"
+"         [--emit *mxv|bin|readmemh|jsonl] [--packing *unpacked|fp4-lo-first|fp4-j-j16|fp6-3byte]\n"
+"verify:  verify --vectors F --results R  |  verify F  |  verify -   (F carries observed outputs)\n"
+"         [--errors N, *20, 0 = all] [--check-nans] [--check-zero-sign] [--ignore-flags]\n"
+"         [--strict: also codes under a NaN scale]; prints 'N passed, M failed'; exit 1 on mismatch\n"
 "\n"
 "Errors in the input print 'stdin:LINE: what was expected' and exit 2.\n"
 "Semantics: docs/semantics.md.  Profiles: docs/profiles.md.\n");
@@ -323,11 +334,164 @@ list_profiles (void)
   return 0;
 }
 
+
+/*-------------------------------------------------------------------- gen -*/
+typedef struct
+{
+  mxv_writer w;
+  long n;
+  int progress;
+} gen_sink;
+
+static void
+gen_emit (void *ctx, mxv_case *c)
+{
+  gen_sink *g = ctx;
+  mxv_writer_case (&g->w, c);
+  if (g->progress && ++g->n % 8192 == 0)
+    fprintf (stderr, "\rgen: %ld cases", g->n);
+}
+
+static int
+lookup_name (const char *const *names, int n, const char *s)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp (names[i], s) == 0)
+      return i;
+  return -1;
+}
+
+static int
+gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, const char *nrand,
+         const char *seed, const char *outfile, const char *emit, const char *packing,
+         int exhaustive, int quiet, int input_set, const char *profile)
+{
+  static mxv_header h;
+  char err[256];
+  int v;
+  mxv_header_init (&h);
+  if (!op)
+    die_usage ("%s", "gen needs --op quantize|cast|decode|dequantize");
+  if ((v = lookup_name (mxv_op_names, MXV_OP_COUNT, op)) < 0)
+    die_usage ("unknown --op '%s' (quantize cast decode dequantize)", op);
+  h.op = (mxv_op) v;
+  if (!o->format)
+    die_usage ("%s", "gen needs --format F");
+  h.elem = need_format (o->format, "element");
+  h.scale = need_format (o->scale_format, "scale");
+  h.in = need_ieee (o->input, "--input");
+  h.out = need_ieee (o->output, "--output");
+  (void) input_set;
+  h.k = o->block;
+  h.pol = o->pol;
+  snprintf (h.profile, sizeof h.profile, "%s", profile);
+  if (level && (strcmp (level, "1") == 0 || strcmp (level, "2") == 0))
+    h.level = level[0] - '0';
+  else if (level)
+    die_usage ("--level is 1 or 2, not '%s'", level);
+  long n = 0;
+  if (nrand)
+    {
+      char *end;
+      n = strtol (nrand, &end, 10);
+      if (*end || n < 0)
+        die_usage ("-n wants a count >= 0, not '%s'", nrand);
+    }
+  if (seed)
+    {
+      char *end;
+      h.seed = strtoull (seed, &end, 0);
+      if (*end || !*seed)
+        die_usage ("--seed wants an integer, not '%s'", seed);
+    }
+  int em = MXV_EMIT_MXV;
+  if (emit && (em = lookup_name (mxv_emit_names, 4, emit)) < 0)
+    die_usage ("unknown --emit '%s' (mxv bin readmemh jsonl)", emit);
+  if (packing && (v = lookup_name (mxv_packing_names, 4, packing)) < 0)
+    die_usage ("unknown --packing '%s' (unpacked fp4-lo-first fp4-j-j16 fp6-3byte)", packing);
+  if (packing)
+    h.packing = (mxv_packing) v;
+  if (mxv_header_validate (&h, err, sizeof err) != 0)
+    die_usage ("%s", err);
+  if (o->n_rbits)
+    die_usage ("%s", "gen draws sr random bits from --seed; --random-bits does not apply");
+  /* the command, without the output path and display options: part of the file's content */
+  size_t len = (size_t) snprintf (h.command, sizeof h.command, "mxgold");
+  for (int i = 1; i < argc && len < sizeof h.command; i++)
+    {
+      if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output-file") == 0)
+        {
+          i++;
+          continue;
+        }
+      if (strncmp (argv[i], "-o", 2) == 0 || strncmp (argv[i], "--output-file=", 14) == 0
+          || strcmp (argv[i], "--quiet") == 0)
+        continue;
+      len += (size_t) snprintf (h.command + len, sizeof h.command - len, " %s", argv[i]);
+    }
+
+  /* cases go to memory first: the header carries their count, and nothing half-written is
+   * ever left at -o FILE */
+  char *body = NULL;
+  size_t blen = 0;
+  FILE *mem = open_memstream (&body, &blen);
+  gen_sink g = { { 0 }, 0, !quiet && isatty (2) };
+  mxv_header hb = h;
+  g.w = (mxv_writer) { mem, (mxv_emit) em, &hb, 0 };
+  long cases = mxv_generate (&h, n, exhaustive, gen_emit, &g, err, sizeof err);
+  fclose (mem);
+  if (cases < 0)
+    {
+      free (body);
+      die_usage ("%s", err);
+    }
+  if (g.progress)
+    fprintf (stderr, "\rgen: %ld cases\n", cases);
+  h.cases = cases;
+
+  char tmp[4096];
+  FILE *out = stdout;
+  if (outfile)
+    {
+      snprintf (tmp, sizeof tmp, "%s.tmp%ld", outfile, (long) getpid ());
+      out = fopen (tmp, "wb");
+      if (!out)
+        {
+          fprintf (stderr, "%s: cannot write '%s': %s\n", prog, tmp, strerror (errno));
+          free (body);
+          return 1;
+        }
+    }
+  mxv_writer w;
+  mxv_writer_begin (&w, out, (mxv_emit) em, &h);
+  fwrite (body, 1, blen, out);
+  free (body);
+  int werr = ferror (out) || fflush (out) != 0;
+  if (outfile)
+    {
+      werr |= fclose (out) != 0;
+      if (werr || rename (tmp, outfile) != 0)
+        {
+          fprintf (stderr, "%s: cannot write '%s': %s\n", prog, outfile, strerror (errno));
+          remove (tmp);
+          return 1;
+        }
+    }
+  else if (werr)
+    {
+      fprintf (stderr, "%s: write error: %s\n", prog, strerror (errno));
+      return 1;
+    }
+  return 0;
+}
+
 /*------------------------------------------------------------------- main -*/
 enum
 {
   O_FORMAT = 256, O_BLOCK, O_INPUT, O_OUTPUT, O_SCALE_FORMAT, O_PROFILE, O_ROUNDING, O_SCALE_RULE,
-  O_RBITS, O_SRBITS, O_ZERO_SCALE, O_TO, O_FROM, O_FLAGS, O_HELP, O_VERSION, O_FIELD
+  O_RBITS, O_SRBITS, O_ZERO_SCALE, O_TO, O_FROM, O_FLAGS, O_HELP, O_VERSION, O_OP, O_LEVEL,
+  O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING, O_QUIET, O_VECTORS, O_RESULTS, O_ERRORS, O_CHECK_NANS,
+  O_CHECK_ZERO_SIGN, O_IGNORE_FLAGS, O_STRICT, O_FIELD
 };
 
 static const char *const field_opts[] = { "overflow", "nan-block", "inf-block", "subnormals",
@@ -360,7 +524,13 @@ main (int argc, char **argv)
     { "scale-rule", 1, 0, O_SCALE_RULE }, { "random-bits", 1, 0, O_RBITS },
     { "sr-bits", 1, 0, O_SRBITS }, { "zero-scale", 1, 0, O_ZERO_SCALE }, { "to", 1, 0, O_TO },
     { "from", 1, 0, O_FROM }, { "flags", 0, 0, O_FLAGS }, { "help", 0, 0, O_HELP },
-    { "version", 0, 0, O_VERSION },
+    { "version", 0, 0, O_VERSION }, { "op", 1, 0, O_OP }, { "level", 1, 0, O_LEVEL },
+    { "exhaustive", 0, 0, O_EXHAUSTIVE }, { "seed", 1, 0, O_SEED }, { "emit", 1, 0, O_EMIT },
+    { "packing", 1, 0, O_PACKING }, { "quiet", 0, 0, O_QUIET }, { "vectors", 1, 0, O_VECTORS },
+    { "results", 1, 0, O_RESULTS }, { "errors", 1, 0, O_ERRORS },
+    { "check-nans", 0, 0, O_CHECK_NANS }, { "check-zero-sign", 0, 0, O_CHECK_ZERO_SIGN },
+    { "ignore-flags", 0, 0, O_IGNORE_FLAGS }, { "strict", 0, 0, O_STRICT },
+    { "output-file", 1, 0, 'o' },
     { "overflow", 1, 0, O_FIELD + 0 }, { "nan-block", 1, 0, O_FIELD + 1 },
     { "inf-block", 1, 0, O_FIELD + 2 }, { "subnormals", 1, 0, O_FIELD + 3 },
     { "zero-sign", 1, 0, O_FIELD + 4 }, { "int-range", 1, 0, O_FIELD + 5 },
@@ -368,14 +538,22 @@ main (int argc, char **argv)
     { 0, 0, 0, 0 }
   };
   static opts o;
+  /* getopt_long permutes argv; gen records the command as it was typed */
+  char **argv0 = malloc ((size_t) (argc + 1) * sizeof *argv0);
+  for (int i = 0; i <= argc; i++)
+    argv0[i] = argv[i];
   const char *profile = "ocp", *rounding = NULL, *rule = NULL, *zero_scale = NULL,
              *sr_bits = NULL, *rbits = NULL, *field[N_FIELDS] = { 0 };
+  const char *op = NULL, *level = NULL, *nrand = NULL, *seed = NULL, *outfile = NULL,
+             *emit = NULL, *packing = NULL, *vectors = NULL, *results = NULL, *errors = NULL;
+  int exhaustive = 0, quiet = 0, input_set = 0;
+  mxv_verify_opts vo = { 20, 0, 0, 0, 0, 0, 0, 0 };
   o.input = o.output = "fp32";
   o.scale_format = "e8m0";
   o.block = 32;
 
   int c;
-  while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "n:o:", lo, NULL)) != -1)
     {
       char *end;
       switch (c)
@@ -387,7 +565,23 @@ main (int argc, char **argv)
           if (errno || *end || o.block < 1 || o.block > MAX_BLOCK)
             die_usage ("--block wants an integer 1..4096, not '%s'", optarg);
           break;
-        case O_INPUT: o.input = optarg; break;
+        case O_INPUT: o.input = optarg; input_set = 1; break;
+        case O_OP: op = optarg; break;
+        case O_LEVEL: level = optarg; break;
+        case 'n': nrand = optarg; break;
+        case O_EXHAUSTIVE: exhaustive = 1; break;
+        case O_SEED: seed = optarg; break;
+        case 'o': outfile = optarg; break;
+        case O_EMIT: emit = optarg; break;
+        case O_PACKING: packing = optarg; break;
+        case O_QUIET: quiet = 1; break;
+        case O_VECTORS: vectors = optarg; break;
+        case O_RESULTS: results = optarg; break;
+        case O_ERRORS: errors = optarg; break;
+        case O_CHECK_NANS: vo.check_nans = 1; break;
+        case O_CHECK_ZERO_SIGN: vo.check_zero_sign = 1; break;
+        case O_IGNORE_FLAGS: vo.ignore_flags = 1; break;
+        case O_STRICT: vo.strict = 1; break;
         case O_OUTPUT: o.output = optarg; break;
         case O_SCALE_FORMAT: o.scale_format = optarg; break;
         case O_PROFILE: profile = optarg; break;
@@ -420,6 +614,26 @@ main (int argc, char **argv)
       return 2;
     }
   const char *cmd = argv[optind];
+  if (strcmp (cmd, "verify") == 0)
+    {
+      const char *file = optind + 1 < argc ? argv[optind + 1] : NULL;
+      if (optind + 2 < argc)
+        die_usage ("unexpected argument '%s'", argv[optind + 2]);
+      if (errors)
+        {
+          char *end;
+          vo.errors = strtol (errors, &end, 10);
+          if (*end || vo.errors < 0)
+            die_usage ("--errors wants a count >= 0, not '%s'", errors);
+        }
+      if (file && vectors)
+        die_usage ("verify takes a file or --vectors, not both ('%s')", file);
+      if (results && !vectors)
+        die_usage ("%s", "--results goes with --vectors F");
+      if (!file && !vectors)
+        die_usage ("%s", "verify needs --vectors F --results R, or a file (or - for stdin)");
+      return mxv_verify_file (file ? file : vectors, results, &vo);
+    }
   if (optind + 1 < argc)
     die_usage ("unexpected argument '%s'", argv[optind + 1]);
   if (strcmp (cmd, "formats") == 0)
@@ -481,8 +695,8 @@ main (int argc, char **argv)
         }
       free (copy);
     }
-  if (o.pol.rounding == MX_SR && o.n_rbits == 0)
-    die_usage ("%s", "--rounding sr needs --random-bits HEX[,HEX...]");
+  if (o.pol.rounding == MX_SR && o.n_rbits == 0 && strcmp (cmd, "gen") != 0)
+    die_usage ("%s", "--rounding sr needs --random-bits HEX[,HEX...] (gen draws them from --seed)");
 
   if (strcmp (cmd, "quantize") == 0 || strcmp (cmd, "dequantize") == 0)
     {
@@ -514,6 +728,9 @@ main (int argc, char **argv)
         die_usage ("cast takes one --random-bits word, got '%s'", rbits);
       return each_line (&o, cast_line, 2);
     }
-  die_usage ("unknown command '%s' (quantize dequantize cast formats profiles)", cmd);
+  if (strcmp (cmd, "gen") == 0)
+    return gen_cmd (&o, argc, argv0, op, level, nrand, seed, outfile, emit, packing, exhaustive,
+                    quiet, input_set, profile);
+  die_usage ("unknown command '%s' (quantize dequantize cast gen verify formats profiles)", cmd);
   return 2;
 }

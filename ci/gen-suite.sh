@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# ci/gen-suite.sh -- (re)generate the committed conformance suite under vectors/ and its MANIFEST.
+# Usage: ci/gen-suite.sh [BUILD_BIN_DIR [OUT_DIR]]   (defaults: build/bin, vectors)
+# MANIFEST lines: sha256  cases  path  command   (the command is what regenerates the file)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build/bin}
+out=${2:-vectors}
+mkdir -p "$out"
+rm -rf "$out/ocp" "$out/profiles"
+manifest=$(mktemp)
+fmts="e4m3 e5m2 e2m3 e3m2 e2m1 int8"
+rnds="rne rna rnz rtz rup rdn rto"
+
+cmds=()
+for f in $fmts; do
+  for r in $rnds; do
+    cmds+=("ocp/quantize/$f-$r.mxv|gen --op quantize --format $f --rounding $r --level 1 --seed 1")
+    cmds+=("ocp/cast/$f-$r.mxv|gen --op cast --format $f --rounding $r --level 1 --seed 1")
+    cmds+=("ocp/dequantize/$f-$r.mxv|gen --op dequantize --format $f --rounding $r --level 1 --seed 1")
+  done
+  cmds+=("ocp/decode/$f.mxv|gen --op decode --format $f")
+done
+cmds+=("ocp/decode/e8m0.mxv|gen --op decode --format e8m0")
+cmds+=("ocp/quantize/e2m1-rne-fp4-lo-first.mxv|gen --op quantize --format e2m1 --packing fp4-lo-first --level 1 --seed 1")
+cmds+=("ocp/quantize/e2m1-rne-fp4-j-j16.mxv|gen --op quantize --format e2m1 --packing fp4-j-j16 --level 1 --seed 1")
+cmds+=("ocp/quantize/e3m2-rne-fp6-3byte.mxv|gen --op quantize --format e3m2 --packing fp6-3byte --level 1 --seed 1")
+cmds+=("ocp/quantize/e4m3-sr-random.mxv|gen --op quantize --format e4m3 --rounding sr --sr-bits 8 -n 500 --seed 1")
+# the same for each named profile where it differs from ocp (torchao-floor is identical to ocp)
+for p in torchao-rceil te-mxfp8 microxcaling ggml-mxfp4 pychop ml-dtypes quark-even; do
+  for f in $fmts; do
+    cmds+=("profiles/$p/quantize-$f.mxv|gen --op quantize --format $f --profile $p --level 1 --seed 1")
+  done
+done
+for p in te-mxfp8 ggml-mxfp4 pychop ml-dtypes quark-even; do   # cast policy differs from ocp's
+  for f in $fmts; do
+    cmds+=("profiles/$p/cast-$f.mxv|gen --op cast --format $f --profile $p --level 1 --seed 1")
+  done
+done
+
+n=0
+for c in "${cmds[@]}"; do
+  path=${c%%|*} args=${c#*|}
+  mkdir -p "$out/$(dirname "$path")"
+  # shellcheck disable=SC2086
+  "$bin/mxgold" $args --quiet -o "$out/$path"
+  cases=$(grep -m1 '^# cases: ' "$out/$path" | cut -d' ' -f3)
+  printf '%s  %s  %s  mxgold %s\n' "$(sha256sum "$out/$path" | cut -d' ' -f1)" "$cases" "$path" "$args" >> "$manifest"
+  n=$((n + 1))
+done
+sort -k3 "$manifest" > "$out/MANIFEST"
+rm -f "$manifest"
+echo "gen-suite: $n files, $(du -sh "$out" | cut -f1) under $out/"

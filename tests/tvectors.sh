@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# tvectors -- the committed suite: every file matches its MANIFEST sha256 and case count,
+# regenerates byte for byte from its MANIFEST command (only the '# generator:' provenance line
+# may differ), and verifies against the golden model.
+# Usage: tvectors.sh BUILD_BIN_DIR SOURCE_DIR
+set -u
+bin=$(cd "$1" && pwd) src=$2
+cd "$src/vectors" || exit 1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+[ -s MANIFEST ] || { echo "tvectors: vectors/MANIFEST is missing or empty"; exit 1; }
+while read -r sum cases path cmd; do
+  if [ "$(sha256sum "$path" | cut -d' ' -f1)" != "$sum" ]; then
+    echo "FAIL: $path: sha256 differs from MANIFEST"; fail=$((fail+1)); continue
+  fi
+  got=$(grep -m1 '^# cases: ' "$path" | cut -d' ' -f3)
+  [ "$got" = "$cases" ] || { echo "FAIL: $path: $got cases, MANIFEST says $cases"; fail=$((fail+1)); continue; }
+  # shellcheck disable=SC2086
+  "$bin/mxgold" ${cmd#mxgold } --quiet -o "$tmp/new.mxv" || { echo "FAIL: $path: cannot regenerate"; fail=$((fail+1)); continue; }
+  if ! diff <(grep -v '^# generator: ' "$path") <(grep -v '^# generator: ' "$tmp/new.mxv") > "$tmp/diff"; then
+    echo "FAIL: $path: regenerates differently:"; head -5 "$tmp/diff"; fail=$((fail+1)); continue
+  fi
+  if ! "$bin/mxgold" verify "$path" > "$tmp/verify" 2>&1; then
+    echo "FAIL: $path: verify:"; tail -3 "$tmp/verify"; fail=$((fail+1)); continue
+  fi
+  pass=$((pass+1))
+done < MANIFEST
+echo "tvectors: $pass passed, $fail failed"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
