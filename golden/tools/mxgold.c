@@ -539,7 +539,7 @@ main (int argc, char **argv)
   };
   static opts o;
   /* getopt_long permutes argv; gen records the command as it was typed */
-  char **argv0 = malloc ((size_t) (argc + 1) * sizeof *argv0);
+  char *argv0[argc + 1];
   for (int i = 0; i <= argc; i++)
     argv0[i] = argv[i];
   const char *profile = "ocp", *rounding = NULL, *rule = NULL, *zero_scale = NULL,
