@@ -5,16 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "bench.h"
 #include "mxv.h"
 
-static double
-now (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
-}
 
 static void
 sink (void *ctx, mxv_case *c)
@@ -35,9 +28,9 @@ rate (mxv_op op, int level, long n_random, long *cases)
   FILE *m = open_memstream (&buf, &len);
   mxv_writer w;
   mxv_writer_begin (&w, m, MXV_EMIT_MXV, &h);
-  double t0 = now ();
+  double t0 = bench_now ();
   *cases = mxv_generate (&h, n_random, 0, sink, &w, err, sizeof err);
-  double dt = now () - t0;
+  double dt = bench_now () - t0;
   fclose (m);
   free (buf);
   return (double) *cases / dt;

@@ -4,16 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "bench.h"
 #include "mx.h"
 
-static double
-now (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
-}
 
 int
 main (int argc, char **argv)
@@ -35,24 +28,24 @@ main (int argc, char **argv)
     {
       const mx_format *e = mx_format_get (ids[f]);
       unsigned fl;
-      double t0 = now ();
+      double t0 = bench_now ();
       for (size_t i = 0; i < n; i++)
         sink += mx_cast (e, f32, in[i], MX_RNE, 0, &pol, &fl);
-      double rate = (double) n / (now () - t0);
+      double rate = (double) n / (bench_now () - t0);
       total += rate;
       printf ("%-6s %14.0f\n", e->name, rate);
     }
   /* block quantize (32 elements, FLOOR, OCP) */
   size_t nb = n / 32;
   uint64_t scale, codes[32];
-  double t0 = now ();
+  double t0 = bench_now ();
   for (size_t b = 0; b < nb; b++)
     {
       mx_quantize (&scale, codes, NULL, mx_format_get (MX_E4M3), mx_format_get (MX_E8M0), f32,
                    in + 32 * b, 32, NULL, &pol);
       sink += scale;
     }
-  double qrate = (double) nb / (now () - t0);
+  double qrate = (double) nb / (bench_now () - t0);
   printf ("quantize e4m3 blocks/s %.0f (%.0f elements/s)\n", qrate, 32 * qrate);
   printf ("key=value\n");
   printf ("golden_conversions_per_s=%.0f\n", total / 6);

@@ -131,6 +131,12 @@ int mx_profile_parse (const char *s);
  * "scale-overflow" "nan-elem"; returns the value or -1. */
 int mx_policy_value_parse (const char *field, const char *s);
 const char *mx_policy_value_name (const char *field, int value);
+/* The fields above by name: get returns the value (-1 for an unknown field); set returns 0 or -1. */
+int mx_policy_get_field (const mx_policy *pol, const char *field);
+int mx_policy_set_field (mx_policy *pol, const char *field, int value);
+/* The field names, in a fixed order: mx_policy_field_names[i] for i < MX_POLICY_FIELD_COUNT. */
+#define MX_POLICY_FIELD_COUNT 8
+extern const char *const mx_policy_field_names[MX_POLICY_FIELD_COUNT];
 
 /*------------------------------------------------------------ operations -*/
 /* mx_decode -- rop = the exact value of code in format f (rop needs precision >= mbits + 1;

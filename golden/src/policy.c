@@ -106,3 +106,37 @@ mx_policy_value_name (const char *field, int value)
       return value >= 0 && value < 4 ? fields[i].values[value] : NULL;
   return NULL;
 }
+
+const char *const mx_policy_field_names[MX_POLICY_FIELD_COUNT] = {
+  "overflow", "nan-block", "inf-block", "subnormals", "zero-sign", "int-range", "scale-overflow",
+  "nan-elem"
+};
+
+/* The enum field behind each name, in mx_policy_field_names order. */
+static int *
+field_ptr (mx_policy *p, const char *field)
+{
+  int *ptrs[MX_POLICY_FIELD_COUNT] = {
+    (int *) &p->overflow, (int *) &p->nan_block, (int *) &p->inf_block, (int *) &p->subnormals,
+    (int *) &p->zero_sign, (int *) &p->int_range, (int *) &p->scale_overflow, (int *) &p->nan_elem
+  };
+  int i = lookup (mx_policy_field_names, MX_POLICY_FIELD_COUNT, field);
+  return i < 0 ? NULL : ptrs[i];
+}
+
+int
+mx_policy_get_field (const mx_policy *pol, const char *field)
+{
+  const int *v = field_ptr ((mx_policy *) pol, field);
+  return v ? *v : -1;
+}
+
+int
+mx_policy_set_field (mx_policy *pol, const char *field, int value)
+{
+  int *v = field_ptr (pol, field);
+  if (v == NULL || mx_policy_value_name (field, value) == NULL)
+    return -1;
+  *v = value;
+  return 0;
+}

@@ -353,15 +353,6 @@ gen_emit (void *ctx, mxv_case *c)
 }
 
 static int
-lookup_name (const char *const *names, int n, const char *s)
-{
-  for (int i = 0; i < n; i++)
-    if (strcmp (names[i], s) == 0)
-      return i;
-  return -1;
-}
-
-static int
 gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, const char *nrand,
          const char *seed, const char *outfile, const char *emit, const char *packing,
          int exhaustive, int quiet, int input_set, const char *profile)
@@ -372,7 +363,7 @@ gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, cons
   mxv_header_init (&h);
   if (!op)
     die_usage ("%s", "gen needs --op quantize|cast|decode|dequantize");
-  if ((v = lookup_name (mxv_op_names, MXV_OP_COUNT, op)) < 0)
+  if ((v = mxv_lookup (mxv_op_names, MXV_OP_COUNT, op)) < 0)
     die_usage ("unknown --op '%s' (quantize cast decode dequantize)", op);
   h.op = (mxv_op) v;
   if (!o->format)
@@ -405,9 +396,9 @@ gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, cons
         die_usage ("--seed wants an integer, not '%s'", seed);
     }
   int em = MXV_EMIT_MXV;
-  if (emit && (em = lookup_name (mxv_emit_names, 4, emit)) < 0)
+  if (emit && (em = mxv_lookup (mxv_emit_names, 4, emit)) < 0)
     die_usage ("unknown --emit '%s' (mxv bin readmemh jsonl)", emit);
-  if (packing && (v = lookup_name (mxv_packing_names, 4, packing)) < 0)
+  if (packing && (v = mxv_lookup (mxv_packing_names, 4, packing)) < 0)
     die_usage ("unknown --packing '%s' (unpacked fp4-lo-first fp4-j-j16 fp6-3byte)", packing);
   if (packing)
     h.packing = (mxv_packing) v;
@@ -494,25 +485,8 @@ enum
   O_CHECK_ZERO_SIGN, O_IGNORE_FLAGS, O_STRICT, O_FIELD
 };
 
-static const char *const field_opts[] = { "overflow", "nan-block", "inf-block", "subnormals",
-                                          "zero-sign", "int-range", "scale-overflow", "nan-elem" };
-#define N_FIELDS (sizeof field_opts / sizeof field_opts[0])
-
-static void
-set_field (mx_policy *p, size_t i, int v)
-{
-  switch (i)
-    {
-    case 0: p->overflow = (mx_overflow) v; break;
-    case 1: p->nan_block = (mx_nan_block) v; break;
-    case 2: p->inf_block = (mx_inf_block) v; break;
-    case 3: p->subnormals = (mx_subnormals) v; break;
-    case 4: p->zero_sign = (mx_zero_sign) v; break;
-    case 5: p->int_range = (mx_int_range) v; break;
-    case 6: p->scale_overflow = (mx_scale_overflow) v; break;
-    default: p->nan_elem = (mx_nan_elem) v; break;
-    }
-}
+#define N_FIELDS MX_POLICY_FIELD_COUNT
+#define field_opts mx_policy_field_names
 
 int
 main (int argc, char **argv)
@@ -663,7 +637,7 @@ main (int argc, char **argv)
                      field_opts[i], field[i]);
             return 2;
           }
-        set_field (&o.pol, i, v);
+        mx_policy_set_field (&o.pol, field_opts[i], v);
       }
   if (zero_scale)
     {

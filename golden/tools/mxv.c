@@ -60,41 +60,6 @@ mxv_header_validate (const mxv_header *h, char *err, size_t n)
 }
 
 /*---------------------------------------------------------------- header -*/
-static const char *const field_keys[] = { "overflow", "nan-block", "inf-block", "subnormals",
-                                          "zero-sign", "int-range", "scale-overflow", "nan-elem" };
-
-static int
-field_value (const mx_policy *p, int i)
-{
-  switch (i)
-    {
-    case 0: return p->overflow;
-    case 1: return p->nan_block;
-    case 2: return p->inf_block;
-    case 3: return p->subnormals;
-    case 4: return p->zero_sign;
-    case 5: return p->int_range;
-    case 6: return p->scale_overflow;
-    default: return p->nan_elem;
-    }
-}
-
-static void
-set_field_value (mx_policy *p, int i, int v)
-{
-  switch (i)
-    {
-    case 0: p->overflow = (mx_overflow) v; break;
-    case 1: p->nan_block = (mx_nan_block) v; break;
-    case 2: p->inf_block = (mx_inf_block) v; break;
-    case 3: p->subnormals = (mx_subnormals) v; break;
-    case 4: p->zero_sign = (mx_zero_sign) v; break;
-    case 5: p->int_range = (mx_int_range) v; break;
-    case 6: p->scale_overflow = (mx_scale_overflow) v; break;
-    default: p->nan_elem = (mx_nan_elem) v; break;
-    }
-}
-
 void
 mxv_write_header (FILE *o, const mxv_header *h, const char *pf)
 {
@@ -111,9 +76,11 @@ mxv_write_header (FILE *o, const mxv_header *h, const char *pf)
   fprintf (o, "%s profile: %s\n", pf, h->profile);
   fprintf (o, "%s rounding: %s\n", pf, mx_rounding_name (h->pol.rounding));
   fprintf (o, "%s scale-rule: %s\n", pf, mx_scale_rule_name (h->pol.scale_rule));
-  for (int i = 0; i < 8; i++)
-    fprintf (o, "%s %s: %s\n", pf, field_keys[i],
-             mx_policy_value_name (field_keys[i], field_value (&h->pol, i)));
+  for (int i = 0; i < MX_POLICY_FIELD_COUNT; i++)
+    {
+      const char *k = mx_policy_field_names[i];
+      fprintf (o, "%s %s: %s\n", pf, k, mx_policy_value_name (k, mx_policy_get_field (&h->pol, k)));
+    }
   fprintf (o, "%s zero-scale: %02X\n", pf, (unsigned) h->pol.zero_scale);
   fprintf (o, "%s sr-bits: %u\n", pf, h->pol.sr_bits);
   fprintf (o, "%s packing: %s\n", pf, mxv_packing_names[h->packing]);
@@ -134,8 +101,8 @@ copy_str (char *d, size_t n, const char *s)
   d[l] = 0;
 }
 
-static int
-lookup (const char *const *names, int n, const char *s)
+int
+mxv_lookup (const char *const *names, int n, const char *s)
 {
   for (int i = 0; i < n; i++)
     if (strcmp (names[i], s) == 0)
@@ -178,7 +145,7 @@ mxv_header_line (mxv_header *h, const char *line, char *err, size_t n)
     copy_str (h->command, sizeof h->command, val);
   else if (strcmp (key, "op") == 0)
     {
-      if ((v = lookup (mxv_op_names, MXV_OP_COUNT, val)) < 0)
+      if ((v = mxv_lookup (mxv_op_names, MXV_OP_COUNT, val)) < 0)
         BAD ("unknown op '%s' (quantize cast decode dequantize)", val);
       h->op = (mxv_op) v;
     }
@@ -216,12 +183,10 @@ mxv_header_line (mxv_header *h, const char *line, char *err, size_t n)
         BAD ("unknown scale rule '%s'", val);
       h->pol.scale_rule = (mx_scale_rule) v;
     }
-  else if ((v = lookup (field_keys, 8, key)) >= 0)
+  else if (mx_policy_get_field (&h->pol, key) >= 0)
     {
-      int x = mx_policy_value_parse (key, val);
-      if (x < 0)
+      if (mx_policy_set_field (&h->pol, key, mx_policy_value_parse (key, val)) != 0)
         BAD ("unknown %s value '%s'", key, val);
-      set_field_value (&h->pol, v, x);
     }
   else if (strcmp (key, "zero-scale") == 0)
     {
@@ -237,7 +202,7 @@ mxv_header_line (mxv_header *h, const char *line, char *err, size_t n)
     }
   else if (strcmp (key, "packing") == 0)
     {
-      if ((v = lookup (mxv_packing_names, 4, val)) < 0)
+      if ((v = mxv_lookup (mxv_packing_names, 4, val)) < 0)
         BAD ("unknown packing '%s'", val);
       h->packing = (mxv_packing) v;
     }

@@ -62,6 +62,9 @@ int mxv_fields (const mxv_header *h, mxv_case *c, uint64_t *packed, mxv_field f[
 /* Compute the expected outputs of c from its inputs with libmxgold. */
 void mxv_compute (const mxv_header *h, mxv_case *c);
 
+/* Index of s in names[0..n-1], or -1. */
+int mxv_lookup (const char *const *names, int n, const char *s);
+
 /* Header */
 void mxv_header_init (mxv_header *h);
 int mxv_header_validate (const mxv_header *h, char *err, size_t errlen);
