@@ -23,6 +23,11 @@ unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
 unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
                        const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
                        size_t k, mx_rounding rnd);
+/* The exact and block-fp32 dot models (E8M0 scales). */
+unsigned s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t ca[],
+                const mx_format *ea, const uint64_t sb[], const uint64_t cb[], const mx_format *eb,
+                const mx_format *sf, size_t k, size_t nb, uint64_t cin, mx_accum accum,
+                mx_rounding rnd);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

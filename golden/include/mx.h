@@ -57,6 +57,20 @@ typedef enum mx_profile_id {
   MX_PROFILE_COUNT
 } mx_profile_id;
 
+typedef enum mx_accum {
+#define MX_ACCUM(id, name, desc) MX_ACCUM_##id,
+#include "mx/accums.def"
+#undef MX_ACCUM
+  MX_ACCUM_COUNT
+} mx_accum;
+
+typedef enum mx_tc_preset {
+#define MX_TC_PRESET(id, name, ...) MX_TC_##id,
+#include "mx/tc_presets.def"
+#undef MX_TC_PRESET
+  MX_TC_PRESET_COUNT
+} mx_tc_preset;
+
 /*------------------------------------------------------------- descriptors -*/
 typedef enum mx_role { MX_ROLE_ELEM, MX_ROLE_SCALE, MX_ROLE_IEEE } mx_role;
 typedef enum mx_special {
@@ -187,6 +201,55 @@ unsigned mx_requantize (uint64_t *scale_out, uint64_t codes_out[], const mx_form
                         const uint64_t codes_in[], const mx_format *elem_in,
                         const mx_format *scale_fmt_in, size_t k, const uint32_t rbits[],
                         const mx_policy *pol);
+
+/*------------------------------------------------------------ dot, gemm -*/
+typedef enum { MX_TC_SCALE_PRODUCT, MX_TC_SCALE_GROUP } mx_tc_scale_point;
+
+/* A tensor-core accumulation model (docs/semantics.md "Accumulation models"). */
+typedef struct mx_tc_model {
+  unsigned group;          /* products per fused group (>= 1) */
+  int frac_bits;           /* fraction bits kept below the largest term after alignment */
+  mx_rounding align;       /* rounding of each aligned term: MX_RTZ, MX_RDN or MX_RNE */
+  mx_rounding out;         /* rounding of each group result to FP32 */
+  int cin_in_group;        /* 1: the accumulator takes part in each group's alignment */
+  mx_tc_scale_point scale_point;
+} mx_tc_model;
+
+typedef struct mx_dot_policy {
+  mx_accum accum;
+  mx_rounding rounding;    /* output rounding (exact: the one rounding; block-fp32: each block's) */
+  mx_tc_model tc;          /* used by MX_ACCUM_TENSOR_CORE */
+} mx_dot_policy;
+
+/* Exact accumulation, RNE, tc = the h100-fp8 preset (unused unless accum says so). */
+mx_dot_policy mx_dot_policy_default (void);
+int mx_tc_model_preset (mx_tc_model *m, mx_tc_preset id);
+const char *mx_accum_name (mx_accum a);
+int mx_accum_parse (const char *s);
+const char *mx_tc_preset_name (mx_tc_preset p);
+const char *mx_tc_preset_source (mx_tc_preset p);
+int mx_tc_preset_parse (const char *s);
+
+/* mx_dot -- OCP MX 6.1/6.2 DotGeneral of nblocks block pairs (k elements each):
+ *   C = C_in + sum_j X_A[j] X_B[j] sum_i P_A[j][i] P_B[j][i]
+ * A and B may have different element formats.  cin: bit pattern of C_in in FP32.  The result
+ * is written to *out in format out_fmt (FP32, BF16 or FP16) under dp.  Returns its flags. */
+unsigned mx_dot (uint64_t *out, const mx_format *out_fmt,
+                 const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
+                 const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,
+                 const mx_format *scale_fmt, size_t k, size_t nblocks, uint64_t cin,
+                 const mx_dot_policy *dp);
+
+/* mx_gemm -- C[i][j] = C_in[i][j] + sum_k A[i][k] B[k][j], MX blocks along K (kdim = nb * k).
+ * A: m rows, a_codes row-major m x kdim, a_scales m x nb.  B is given transposed (column j of B
+ * is row j): b_codes n x kdim, b_scales n x nb.  c_in: m x n FP32 patterns, or NULL for zeros.
+ * c_out: m x n in out_fmt.  Each C element is mx_dot of its row and column.  Returns the OR of
+ * the flags. */
+unsigned mx_gemm (uint64_t c_out[], const mx_format *out_fmt, size_t m, size_t n, size_t kdim,
+                  const uint64_t a_scales[], const uint64_t a_codes[], const mx_format *elem_a,
+                  const uint64_t b_scales[], const uint64_t b_codes[], const mx_format *elem_b,
+                  const mx_format *scale_fmt, size_t k, const uint64_t c_in[],
+                  const mx_dot_policy *dp);
 
 #ifdef __cplusplus
 }

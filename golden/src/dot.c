@@ -1,0 +1,223 @@
+/* mx_dot -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit accumulation model.
+ *   exact        one exact sum (a GMP integer accumulator), one rounding
+ *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (dp->rounding), then
+ *                blocks added in order in FP32 with RNE, C_in first -- the RTL MAC's model
+ *   tensor-core  groups of products (plus the accumulator) aligned to the largest term with
+ *                F fraction bits, summed exactly, rounded to FP32 (Fasi et al. 2021; Khattak &
+ *                Mikaitis 2025)
+ * SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdlib.h>
+#include "kulisch.h"
+
+static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+
+/* Multiply the accumulator's value by the two scale values (exact). */
+static void
+apply_scales (mx__acc *a, mpfr_srcptr sa, mpfr_srcptr sb)
+{
+  if (mpfr_nan_p (sa) || mpfr_nan_p (sb))
+    {
+      a->nan = 1; /* OCP 5.1: a NaN scale makes the block NaN */
+      return;
+    }
+  if (mpfr_zero_p (sa) || mpfr_zero_p (sb)) /* a linear scale of 0 */
+    {
+      if (a->pinf || a->ninf)
+        a->nan = 1;
+      mpz_set_ui (a->sum, 0);
+      return;
+    }
+  mpz_t za, zb;
+  mpz_inits (za, zb, NULL);
+  long ea = mpfr_get_z_2exp (za, sa), eb = mpfr_get_z_2exp (zb, sb);
+  mpz_mul (a->sum, a->sum, za);
+  mpz_mul (a->sum, a->sum, zb);
+  mx__acc_scale (a, ea + eb);
+  mpz_clears (za, zb, NULL);
+}
+
+/* The exact dot of block j times its scales, into b. */
+static void
+block_dot (mx__acc *b, mpfr_t pa, mpfr_t pb, mpfr_t sa, mpfr_t sb,
+           const uint64_t *ca, const mx_format *ea, const uint64_t *cb, const mx_format *eb,
+           uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
+{
+  mx__acc_reset (b);
+  mx_decode (sa, sf, scale_a);
+  mx_decode (sb, sf, scale_b);
+  for (size_t i = 0; i < k; i++)
+    {
+      mx_decode (pa, ea, ca[i]);
+      mx_decode (pb, eb, cb[i]);
+      mx__acc_add_product (b, pa, pb, 0);
+    }
+  apply_scales (b, sa, sb);
+}
+
+/*------------------------------------------------------- tensor-core model -*/
+/* One group: terms t[0..n) (exact), accumulator acc (FP32 value, in/out). */
+static unsigned
+tc_group (mpfr_t acc, mpfr_t *t, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
+          const mx_tc_model *m)
+{
+  mx__acc s;
+  mx__acc_init (&s);
+  long E = LONG_MIN;
+  int special = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!mpfr_number_p (t[i]))
+        special = 1;
+      else if (!mpfr_zero_p (t[i]) && (long) mpfr_get_exp (t[i]) - 1 > E)
+        E = (long) mpfr_get_exp (t[i]) - 1;
+    }
+  int in_group = m->cin_in_group && m->scale_point == MX_TC_SCALE_PRODUCT;
+  if (in_group)
+    {
+      if (!mpfr_number_p (acc))
+        special = 1;
+      else if (!mpfr_zero_p (acc) && (long) mpfr_get_exp (acc) - 1 > E)
+        E = (long) mpfr_get_exp (acc) - 1;
+    }
+  mpfr_rnd_t ar = m->align == MX_RNE ? MPFR_RNDN : m->align == MX_RDN ? MPFR_RNDD : MPFR_RNDZ;
+  mpfr_t q;
+  mpfr_init2 (q, 256);
+  for (size_t i = 0; i < n + (size_t) in_group; i++)
+    {
+      mpfr_srcptr x = i < n ? t[i] : acc;
+      if (special || mpfr_zero_p (x) || E == LONG_MIN)
+        {
+          mx__acc_add (&s, x); /* specials and zeros keep their IEEE meaning */
+          continue;
+        }
+      /* align to the quantum 2^(E-F): keep F fraction bits below the largest leading bit */
+      long Q = E - m->frac_bits;
+      mpfr_mul_2si (q, x, -Q, MPFR_RNDN);
+      mpfr_rint (q, q, ar);
+      mpfr_mul_2si (q, q, Q, MPFR_RNDN);
+      if (mpfr_zero_p (q))
+        mpfr_set_zero (q, mpfr_signbit (x) ? -1 : 1);
+      mx__acc_add (&s, q);
+    }
+  if (m->scale_point == MX_TC_SCALE_GROUP)
+    apply_scales (&s, sa, sb);
+  if (!in_group)
+    mx__acc_add (&s, acc);
+  unsigned fl;
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  mx_decode (acc, f32, mx__acc_round (&s, f32, m->out, &fl));
+  mpfr_clear (q);
+  mx__acc_clear (&s);
+  return fl;
+}
+
+static unsigned
+dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *ea,
+        const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *eb,
+        const mx_format *sf, size_t k, size_t nb, const mx_tc_model *m)
+{
+  size_t g = m->group ? m->group : 1;
+  if (m->scale_point == MX_TC_SCALE_GROUP && g > k)
+    g = k; /* a group cannot straddle two blocks' scales */
+  mpfr_t *t = malloc (g * sizeof *t), pa, pb, sa, sb;
+  unsigned fl = 0;
+  size_t nt = 0;
+  for (size_t i = 0; i < g; i++)
+    mpfr_init2 (t[i], 160);
+  mpfr_inits2 (64, pa, pb, sa, sb, (mpfr_ptr) 0);
+  for (size_t j = 0; j < nb; j++)
+    {
+      mx_decode (sa, sf, scale_a[j]);
+      mx_decode (sb, sf, scale_b[j]);
+      for (size_t i = 0; i < k; i++)
+        {
+          mx_decode (pa, ea, codes_a[j * k + i]);
+          mx_decode (pb, eb, codes_b[j * k + i]);
+          mpfr_mul (t[nt], pa, pb, MPFR_RNDN); /* exact: 160 bits */
+          if (m->scale_point == MX_TC_SCALE_PRODUCT)
+            {
+              if (mpfr_nan_p (sa) || mpfr_nan_p (sb))
+                mpfr_set_nan (t[nt]);
+              else
+                {
+                  mpfr_mul (t[nt], t[nt], sa, MPFR_RNDN);
+                  mpfr_mul (t[nt], t[nt], sb, MPFR_RNDN);
+                }
+            }
+          nt++;
+          int block_end = i + 1 == k;
+          if (nt == g || (m->scale_point == MX_TC_SCALE_GROUP && block_end)
+              || (j + 1 == nb && block_end))
+            {
+              fl |= tc_group (acc, t, nt, sa, sb, m);
+              nt = 0;
+            }
+        }
+    }
+  for (size_t i = 0; i < g; i++)
+    mpfr_clear (t[i]);
+  free (t);
+  mpfr_clears (pa, pb, sa, sb, (mpfr_ptr) 0);
+  return fl;
+}
+
+/*------------------------------------------------------------------ mx_dot -*/
+unsigned
+mx_dot (uint64_t *out, const mx_format *of, const uint64_t scale_a[], const uint64_t codes_a[],
+        const mx_format *ea, const uint64_t scale_b[], const uint64_t codes_b[],
+        const mx_format *eb, const mx_format *sf, size_t k, size_t nb, uint64_t cin,
+        const mx_dot_policy *dp)
+{
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  mx__acc total, b;
+  mpfr_t pa, pb, sa, sb, acc;
+  unsigned fl = 0, f;
+  mx__acc_init (&total);
+  mx__acc_init (&b);
+  mpfr_inits2 (64, pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mx_decode (acc, f32, cin);
+
+  switch (dp->accum)
+    {
+    case MX_ACCUM_EXACT:
+      mx__acc_add (&total, acc);
+      for (size_t j = 0; j < nb; j++)
+        {
+          block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
+                     scale_b[j], sf, k);
+          mx__acc_add_acc (&total, &b);
+        }
+      *out = mx__acc_round (&total, of, dp->rounding, &fl);
+      break;
+
+    case MX_ACCUM_BLOCK_FP32:
+      for (size_t j = 0; j < nb; j++)
+        {
+          block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
+                     scale_b[j], sf, k);
+          mx_decode (pa, f32, mx__acc_round (&b, f32, dp->rounding, &f)); /* d_j in FP32 */
+          fl |= f;
+          mx__acc_reset (&total);
+          mx__acc_add (&total, acc);
+          mx__acc_add (&total, pa);
+          mx_decode (acc, f32, mx__acc_round (&total, f32, MX_RNE, &f)); /* acc + d_j, RNE */
+          fl |= f;
+        }
+      goto from_fp32;
+
+    default:
+      fl = dot_tc (acc, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, &dp->tc);
+    from_fp32:
+      /* the FP32 accumulator to the output format */
+      *out = mx_encode (of, acc, dp->rounding, 0, &ieee, &f);
+      fl |= f;
+      if (mpfr_nan_p (acc))
+        fl |= MX_FLAG_INVALID;
+      break;
+    }
+  mx__acc_clear (&total);
+  mx__acc_clear (&b);
+  mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  return fl;
+}
