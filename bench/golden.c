@@ -47,7 +47,30 @@ main (int argc, char **argv)
     }
   double qrate = (double) nb / (bench_now () - t0);
   printf ("quantize e4m3 blocks/s %.0f (%.0f elements/s)\n", qrate, 32 * qrate);
+  /* dot: E4M3 x E4M3 block pairs (k = 32), each accumulation model */
+  static const char *const names[] = { "exact", "block_fp32", "tensor_core_h100" };
+  double drate[3];
+  size_t npairs = n / 64 > 20000 ? 20000 : n / 64 + 1;
+  for (int m = 0; m < 3; m++)
+    {
+      mx_dot_policy dp = mx_dot_policy_default ();
+      dp.accum = (mx_accum) m;
+      uint64_t sa = 0x7F, sb = 0x7B, codes_a[32], codes_b[32], out;
+      double t1 = bench_now ();
+      for (size_t p = 0; p < npairs; p++)
+        {
+          for (int i = 0; i < 32; i++)
+            codes_a[i] = in[(64 * p + (size_t) i) % n] & 0x7E, codes_b[i] = in[(64 * p + 32 + (size_t) i) % n] & 0xFE;
+          mx_dot (&out, f32, &sa, codes_a, mx_format_get (MX_E4M3), &sb, codes_b,
+                  mx_format_get (MX_E4M3), mx_format_get (MX_E8M0), 32, 1, 0, &dp);
+          sink += out;
+        }
+      drate[m] = (double) npairs / (bench_now () - t1);
+      printf ("dot e4m3 x e4m3 (k=32) %-17s %10.0f block pairs/s\n", names[m], drate[m]);
+    }
   printf ("key=value\n");
+  for (int m = 0; m < 3; m++)
+    printf ("golden_dot_%s_block_pairs_per_s=%.0f\n", names[m], drate[m]);
   printf ("golden_conversions_per_s=%.0f\n", total / 6);
   printf ("golden_quantize_blocks_per_s=%.0f\n", qrate);
   printf ("golden_quantize_elements_per_s=%.0f\n", 32 * qrate);

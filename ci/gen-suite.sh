@@ -26,6 +26,28 @@ cmds+=("ocp/quantize/e2m1-rne-fp4-lo-first.mxv|gen --op quantize --format e2m1 -
 cmds+=("ocp/quantize/e2m1-rne-fp4-j-j16.mxv|gen --op quantize --format e2m1 --packing fp4-j-j16 --level 1 --seed 1")
 cmds+=("ocp/quantize/e3m2-rne-fp6-3byte.mxv|gen --op quantize --format e3m2 --packing fp6-3byte --level 1 --seed 1")
 cmds+=("ocp/quantize/e4m3-sr-random.mxv|gen --op quantize --format e4m3 --rounding sr --sr-bits 8 -n 500 --seed 1")
+# dot: every ordered element-format pair under exact and block-fp32 (2 blocks of 32 per case);
+# every element-pair product (one-element blocks, unordered pairs; products are the same under
+# both models), gzip -9n compressed
+for fa in $fmts; do
+  for fb in $fmts; do
+    for acc in exact block-fp32; do
+      cmds+=("ocp/dot/$fa-$fb-$acc.mxv|gen --op dot --format-a $fa --format-b $fb --accum $acc --blocks 2 --level 1 --seed 1")
+    done
+  done
+done
+seen=""
+for fa in $fmts; do
+  seen="$seen $fa"
+  for fb in $seen; do
+    cmds+=("ocp/dot-products/$fb-$fa.mxv.gz|gen --op dot --format-a $fb --format-b $fa --block 1 --exhaustive")
+  done
+done
+cmds+=("ocp/dot/e4m3-e4m3-h100-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset h100-fp8 --blocks 2 --level 1 --seed 1")
+cmds+=("ocp/dot/e4m3-e4m3-b200-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset b200-fp8 --blocks 2 --level 1 --seed 1")
+cmds+=("ocp/dot/e4m3-e4m3-mi300-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset mi300-fp8 --blocks 2 --level 1 --seed 1")
+cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --m 2 --n 2 --kdim 64 -n 20 --seed 1")
+
 # the same for each named profile where it differs from ocp (torchao-floor is identical to ocp)
 for p in torchao-rceil te-mxfp8 microxcaling ggml-mxfp4 pychop ml-dtypes quark-even; do
   for f in $fmts; do
@@ -42,9 +64,15 @@ n=0
 for c in "${cmds[@]}"; do
   path=${c%%|*} args=${c#*|}
   mkdir -p "$out/$(dirname "$path")"
-  # shellcheck disable=SC2086
-  "$bin/mxgold" $args --quiet -o "$out/$path"
-  cases=$(grep -m1 '^# cases: ' "$out/$path" | cut -d' ' -f3)
+  if [ "${path%.gz}" != "$path" ]; then
+    # shellcheck disable=SC2086
+    "$bin/mxgold" $args --quiet | gzip -9n > "$out/$path"
+    cases=$( (gzip -dc "$out/$path" 2>/dev/null || true) | grep -m1 '^# cases: ' | cut -d' ' -f3)
+  else
+    # shellcheck disable=SC2086
+    "$bin/mxgold" $args --quiet -o "$out/$path"
+    cases=$(grep -m1 '^# cases: ' "$out/$path" | cut -d' ' -f3)
+  fi
   printf '%s  %s  %s  mxgold %s\n' "$(sha256sum "$out/$path" | cut -d' ' -f1)" "$cases" "$path" "$args" >> "$manifest"
   n=$((n + 1))
 done

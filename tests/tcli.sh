@@ -65,6 +65,15 @@ expect_err not-elem 2 "not one" "$bin" quantize --format e8m0
 expect_err cast-needs 2 "cast needs --to" "$bin" cast
 expect_err unknown-cmd 2 "unknown command 'frob'" "$bin" frob
 expect_err block 2 "--block wants an integer" "$bin" quantize --format e4m3 --block 0
+# dot: 32 x 1.0*1.0 = 32 (0x42000000); with C_in 1.0 and BF16 out: 33 = 0x4204
+ones38=$(printf ' 38%.0s' $(seq 32))
+in="7F$ones38 7F$ones38\n"; expect_out dot "42000000 00" "$bin" dot --format-a e4m3 --flags
+in="7F$ones38 7F$ones38 3F800000\n"; expect_out dot-cin "4204" "$bin" dot --format-a e4m3 --accum block-fp32 --out bf16
+in="7F$ones38 7F$ones38 7F$ones38 7F$ones38\n"; expect_out dot-blocks "42800000" "$bin" dot --format-a e4m3 --blocks 2
+in="7F$ones38 7F$ones38\n"; expect_err dot-count 2 "^stdin:1: expected 2 block pair" "$bin" dot --format-a e4m3 --blocks 2
+in="7F$ones38 7F$ones38\n"; expect_err dot-accum 2 "unknown --accum 'fast'" "$bin" dot --format-a e4m3 --accum fast
+in="7F$ones38 7F$ones38\n"; expect_err dot-sr 2 "deterministic output rounding" "$bin" dot --format-a e4m3 --rounding sr
+
 # gen / verify
 t=$(mktemp -d)
 "$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/a.mxv" && "$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/b.mxv"
@@ -87,6 +96,8 @@ expect_err gen-no-op 2 "gen needs --op" "$bin" gen --format e4m3
 expect_err gen-packing 2 "needs a 4-bit element format" "$bin" gen --op quantize --format e4m3 --packing fp4-lo-first
 expect_err gen-exh 2 "needs a 16-bit input" "$bin" gen --op cast --format e4m3 --exhaustive
 "$bin" gen --op cast --format e2m1 -o /nonexistent/dir/x.mxv 2>/dev/null; [ $? = 1 ] && ok || ko "gen -o unwritable: exit 1"
+"$bin" gen --op gemm --format-a e4m3 --format-b e2m1 -n 3 -o "$t/g.mxv" && "$bin" gemm "$t/g.mxv" > "$t/g.out" \
+  && "$bin" verify --vectors "$t/g.mxv" --results "$t/g.out" > /dev/null && ok || ko "gemm FILE | verify --results"
 rm -rf "$t"
 "$bin" --help | grep -q "^Usage: mxgold" && ok || ko "--help"
 "$bin" --version | grep -q "^mxgold [0-9]" && ok || ko "--version"

@@ -148,6 +148,7 @@ main (void)
     { MXV_QUANTIZE, MX_E4M3, MXV_UNPACKED, MX_RNE }, { MXV_QUANTIZE, MX_E2M1, MXV_FP4_J_J16, MX_RNE },
     { MXV_QUANTIZE, MX_E3M2, MXV_FP6_3BYTE, MX_SR }, { MXV_CAST, MX_E2M1, MXV_UNPACKED, MX_RNA },
     { MXV_DECODE, MX_E5M2, MXV_UNPACKED, MX_RNE }, { MXV_DEQUANTIZE, MX_INT8, MXV_UNPACKED, MX_RNE },
+    { MXV_DOT, MX_E4M3, MXV_UNPACKED, MX_RNE }, { MXV_GEMM, MX_E2M1, MXV_UNPACKED, MX_RNE },
   };
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     {
@@ -158,6 +159,9 @@ main (void)
       h.elem = mx_format_get (ops[i].f);
       h.packing = ops[i].pk;
       h.pol.rounding = ops[i].r;
+      h.elem_b = mx_format_get (MX_E5M2);
+      h.dp.accum = h.op == MXV_GEMM ? MX_ACCUM_BLOCK_FP32 : MX_ACCUM_EXACT;
+      h.nblocks = 2;
       strcpy (h.command, "tverify");
       nall = 0;
       mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);

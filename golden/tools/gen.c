@@ -79,6 +79,13 @@ elem_value (const mx_format *f, uint64_t c, uint64_t *sig, long *e)
   mpfr_clear (x);
 }
 
+/* The +Inf code of an IEEE-style format. */
+static uint64_t
+mx__gen_inf (const mx_format *f)
+{
+  return (((uint64_t) 1 << f->ebits) - 1) << f->mbits;
+}
+
 /* Significand patterns of TestFloat (P2: single bits and runs from both ends), 24-bit. */
 static uint64_t
 pattern (int i)
@@ -329,6 +336,112 @@ gen_dequantize (gen *g, int exhaustive)
       }
 }
 
+/*---------------------------------------------------------------- dot, gemm -*/
+/* Fill n codes of f by pattern p (0 zeros, 1 max, 2 alternating +-max, 3 max and the smallest
+ * subnormal (sticky), 4 every code in turn, 5 random, 6 a NaN/Inf/max code first then random). */
+static void
+dot_codes (gen *g, uint64_t *c, size_t n, const mx_format *f, int p, size_t off)
+{
+  uint64_t sign = f->special == MX_SPECIAL_INT ? 0 : (uint64_t) 1 << (f->bits - 1);
+  uint64_t maxc = f->max_mag, ncodes = (uint64_t) 1 << f->bits;
+  for (size_t i = 0; i < n; i++)
+    {
+      uint64_t r = mxv_rng_next (&g->rng);
+      switch (p)
+        {
+        case 0: c[i] = 0; break;
+        case 1: c[i] = maxc; break;
+        case 2: c[i] = i & 1 ? (f->special == MX_SPECIAL_INT ? (ncodes - maxc) : maxc | sign) : maxc; break;
+        case 3: c[i] = i == 0 ? maxc : i == 1 ? 1 : 0; break;
+        case 4: c[i] = (off + i) % ncodes; break;
+        default: c[i] = r % ncodes; break;
+        }
+    }
+  if (p == 6)
+    c[0] = f->special == MX_SPECIAL_IEEE ? mx__gen_inf (f) : f->special == MX_SPECIAL_FN ? ncodes / 2 - 1 : maxc;
+}
+
+static void
+gen_dot (gen *g, int exhaustive)
+{
+  const mxv_header *h = g->h;
+  const mx_format *ea = h->elem, *eb = h->elem_b ? h->elem_b : h->elem;
+  mxv_case *c = g->c;
+  size_t nb = h->op == MXV_GEMM ? h->gkdim / h->k : h->nblocks;
+  size_t rows_a = h->op == MXV_GEMM ? h->gm : 1, rows_b = h->op == MXV_GEMM ? h->gn : 1;
+  size_t kd = nb * h->k, ncin = h->op == MXV_GEMM ? h->gm * h->gn : 1;
+  if (exhaustive) /* every element pair: A[0] = a, B[0] = b, the rest zero, X = 1, C_in = +0 */
+    {
+      for (uint64_t a = 0; a < ((uint64_t) 1 << ea->bits); a++)
+        for (uint64_t b = 0; b < ((uint64_t) 1 << eb->bits); b++)
+          {
+            memset (c->codes, 0, rows_a * kd * sizeof c->codes[0]);
+            memset (c->codes_b, 0, rows_b * kd * sizeof c->codes_b[0]);
+            memset (c->in, 0, ncin * sizeof c->in[0]);
+            for (size_t j = 0; j < rows_a * nb; j++)
+              c->scale_a[j] = 0x7F;
+            for (size_t j = 0; j < rows_b * nb; j++)
+              c->scale_b[j] = 0x7F;
+            c->codes[0] = a, c->codes_b[0] = b;
+            put (g);
+          }
+      return;
+    }
+  static const uint64_t scales[][2] = { { 0x7F, 0x7F }, { 0x00, 0x00 }, { 0x00, 0xFE }, { 0xFE, 0xFE },
+                                        { 0x01, 0x7F }, { 0x80, 0x7E }, { 0x60, 0x90 }, { 0xFF, 0x7F } };
+  static const uint64_t cins[] = { 0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000,
+                                   0xFF800000, 0x7FC00000, 0x7F7FFFFF, 0x00000001, 0x4B800000,
+                                   0xCB800001 };
+  size_t ns = sizeof scales / sizeof scales[0], ci = 0;
+  for (size_t si = 0; si < ns; si++)
+    for (int p = 0; p < 7; p++)
+      {
+        for (size_t r = 0; r < rows_a; r++)
+          dot_codes (g, c->codes + r * kd, kd, ea, p, si * 7);
+        for (size_t r = 0; r < rows_b; r++)
+          dot_codes (g, c->codes_b + r * kd, kd, eb, p == 2 ? 1 : p, si * 11);
+        for (size_t j = 0; j < rows_a * nb; j++)
+          c->scale_a[j] = scales[si][0];
+        for (size_t j = 0; j < rows_b * nb; j++)
+          c->scale_b[j] = scales[si][1];
+        if (p == 5 && nb > 1) /* block 1 cancels block 0 */
+          for (size_t i = 0; i < h->k; i++)
+            {
+              c->codes[h->k + i] = c->codes[i];
+              c->codes_b[h->k + i] = eb->special == MX_SPECIAL_INT ? (0 - c->codes_b[i]) & 0xFF
+                                     : c->codes_b[i] ^ ((uint64_t) 1 << (eb->bits - 1));
+            }
+        for (size_t i = 0; i < ncin; i++)
+          c->in[i] = cins[ci++ % (sizeof cins / sizeof cins[0])];
+        put (g);
+      }
+}
+
+static void
+gen_dot_random (gen *g)
+{
+  const mxv_header *h = g->h;
+  const mx_format *ea = h->elem, *eb = h->elem_b ? h->elem_b : h->elem;
+  mxv_case *c = g->c;
+  size_t nb = h->op == MXV_GEMM ? h->gkdim / h->k : h->nblocks;
+  size_t rows_a = h->op == MXV_GEMM ? h->gm : 1, rows_b = h->op == MXV_GEMM ? h->gn : 1;
+  size_t ncin = h->op == MXV_GEMM ? h->gm * h->gn : 1;
+  for (size_t i = 0; i < rows_a * nb * h->k; i++)
+    c->codes[i] = mxv_rng_next (&g->rng) & (((uint64_t) 1 << ea->bits) - 1);
+  for (size_t i = 0; i < rows_b * nb * h->k; i++)
+    c->codes_b[i] = mxv_rng_next (&g->rng) & (((uint64_t) 1 << eb->bits) - 1);
+  for (size_t j = 0; j < rows_a * nb; j++)
+    c->scale_a[j] = 0x6F + mxv_rng_next (&g->rng) % 33;
+  for (size_t j = 0; j < rows_b * nb; j++)
+    c->scale_b[j] = 0x6F + mxv_rng_next (&g->rng) % 33;
+  for (size_t i = 0; i < ncin; i++)
+    {
+      uint64_t x = mxv_rng_next (&g->rng);
+      c->in[i] = x % 3 == 0 ? 0 : ((x >> 8) & 0x807FFFFF) | ((x >> 40) % 80 + 90) << 23;
+    }
+  put (g);
+}
+
 long
 mxv_generate (const mxv_header *h, long n_random, int exhaustive, mxv_emit_fn emit, void *ctx,
               char *err, size_t errlen)
@@ -340,6 +453,11 @@ mxv_generate (const mxv_header *h, long n_random, int exhaustive, mxv_emit_fn em
     {
       snprintf (err, errlen, "--exhaustive cast needs a 16-bit input (--input bf16 or fp16), not %s",
                 h->in->name);
+      return -1;
+    }
+  if (exhaustive && h->op == MXV_GEMM)
+    {
+      snprintf (err, errlen, "--exhaustive applies to dot (every element pair), not gemm");
       return -1;
     }
   if (exhaustive && h->op == MXV_QUANTIZE)
@@ -358,6 +476,12 @@ mxv_generate (const mxv_header *h, long n_random, int exhaustive, mxv_emit_fn em
       gen_cast (&g, exhaustive);
       for (long i = 0; i < n_random; i++)
         gen_cast_random (&g);
+      break;
+    case MXV_DOT:
+    case MXV_GEMM:
+      gen_dot (&g, exhaustive);
+      for (long i = 0; i < n_random; i++)
+        gen_dot_random (&g);
       break;
     case MXV_DECODE:
       for (uint64_t code = 0; code < ((uint64_t) 1 << h->elem->bits); code++)

@@ -27,6 +27,8 @@ usage (FILE *o)
 "  dequantize  each line: 'SS E0 ... E(K-1)' -> K output bit patterns (hex)\n"
 "  cast        each line: one bit pattern -> one code (--to F), or one code -> a value (--from F)\n"
 "  formats     list the formats          profiles    list the named profiles\n"
+"  dot         each line: n x 'SA A0..A(k-1) SB B0..B(k-1)' [CIN] -> the dot product (hex)\n"
+"  gemm F      each case of a gemm .mxv file F (or -) -> its C values and flags (bare outputs)\n"
 "  gen         write conformance vectors (.mxv, docs/vectors.md)\n"
 "  verify      check observed results against vectors\n"
 "\n"
@@ -55,7 +57,12 @@ usage (FILE *o)
 "                    10 invalid 20 scale clamped; per block for quantize)\n"
 "  --help, --version\n"
 "\n"
-"gen:     --op quantize|cast|decode|dequantize --format F [policy options] [--level *1|2]\n"
+"dot:     --format-a F [--format-b G, *F] [--accum *exact|block-fp32|tensor-core] [--blocks n, *1]\n"
+"         [--rounding R: output rounding] [--out *fp32|bf16|fp16] [--flags]\n"
+"         [--tc-preset *h100-fp8|b200-fp8|mi300-fp8] [--tc-group G] [--tc-frac-bits F]\n"
+"         [--tc-align rtz|rdn|rne] [--tc-out rtz|rne] [--tc-cin 0|1] [--tc-scale-point product|group]\n"
+"gen:     --op quantize|cast|decode|dequantize|dot|gemm --format F [policy options] [--level *1|2]\n"
+"         (dot, gemm: the dot options above; gemm: --m M --n N --kdim K, *2 2 64)\n"
 "         [-n N random cases, *0] [--exhaustive] [--seed S, *1] [-o FILE] [--quiet]\n"
 "         [--emit *mxv|bin|readmemh|jsonl] [--packing *unpacked|fp4-lo-first|fp4-j-j16|fp6-3byte]\n"
 "verify:  verify --vectors F --results R  |  verify F  |  verify -   (F carries observed outputs)\n"
@@ -77,7 +84,9 @@ die_usage (const char *fmt, const char *arg)
 
 typedef struct
 {
-  const char *format, *input, *output, *scale_format, *to, *from;
+  const char *format, *input, *output, *scale_format, *to, *from, *format_b;
+  mx_dot_policy dp;
+  size_t nblocks, gm, gn, gk;
   size_t block;
   int flags;
   mx_policy pol;
@@ -335,6 +344,120 @@ list_profiles (void)
 }
 
 
+
+/*-------------------------------------------------------------------- dot -*/
+static const mx_format *
+need_elem (const char *name)
+{
+  const mx_format *f = need_format (name, "element");
+  if (f->role != MX_ROLE_ELEM)
+    die_usage ("'%s' is not an element format", name);
+  return f;
+}
+
+/* The dot/gemm options (indexed from O_ACCUM) into o->dp, o->nblocks and the gemm shape. */
+static int
+parse_dot_options (opts *o, const char **v, const char *rounding)
+{
+  enum { ACC, BLK, PRE, GRP, FRAC, ALIGN, OUT, CIN, SP, GM, GN, GK };
+  char *end;
+  int x;
+  o->dp = mx_dot_policy_default ();
+  o->nblocks = 1;
+  o->gm = o->gn = 2;
+  o->gk = 64;
+  if (rounding && o->pol.rounding != MX_SR)
+    o->dp.rounding = o->pol.rounding;
+  if (v[ACC] && (x = mx_accum_parse (v[ACC])) < 0)
+    die_usage ("unknown --accum '%s' (exact block-fp32 tensor-core)", v[ACC]);
+  if (v[ACC])
+    o->dp.accum = (mx_accum) x;
+  if (v[PRE] && (x = mx_tc_preset_parse (v[PRE])) < 0)
+    die_usage ("unknown --tc-preset '%s' (h100-fp8 b200-fp8 mi300-fp8)", v[PRE]);
+  if (v[PRE])
+    mx_tc_model_preset (&o->dp.tc, (mx_tc_preset) x);
+  if (v[GRP] && ((o->dp.tc.group = (unsigned) strtoul (v[GRP], &end, 10)) < 1 || *end))
+    die_usage ("--tc-group wants an integer >= 1, not '%s'", v[GRP]);
+  if (v[FRAC] && ((o->dp.tc.frac_bits = (int) strtol (v[FRAC], &end, 10)) < 0 || *end || o->dp.tc.frac_bits > 60))
+    die_usage ("--tc-frac-bits wants an integer 0..60, not '%s'", v[FRAC]);
+  if (v[ALIGN])
+    {
+      x = mx_rounding_parse (v[ALIGN]);
+      if (x != MX_RTZ && x != MX_RDN && x != MX_RNE)
+        die_usage ("--tc-align is rtz, rdn or rne, not '%s'", v[ALIGN]);
+      o->dp.tc.align = (mx_rounding) x;
+    }
+  if (v[OUT])
+    {
+      x = mx_rounding_parse (v[OUT]);
+      if (x < 0 || x == MX_SR)
+        die_usage ("--tc-out wants a deterministic rounding, not '%s'", v[OUT]);
+      o->dp.tc.out = (mx_rounding) x;
+    }
+  if (v[CIN] && (strcmp (v[CIN], "0") == 0 || strcmp (v[CIN], "1") == 0))
+    o->dp.tc.cin_in_group = v[CIN][0] == '1';
+  else if (v[CIN])
+    die_usage ("--tc-cin is 0 or 1, not '%s'", v[CIN]);
+  if (v[SP] && strcmp (v[SP], "product") != 0 && strcmp (v[SP], "group") != 0)
+    die_usage ("--tc-scale-point is product or group, not '%s'", v[SP]);
+  if (v[SP])
+    o->dp.tc.scale_point = v[SP][0] == 'g' ? MX_TC_SCALE_GROUP : MX_TC_SCALE_PRODUCT;
+  if (v[BLK] && ((o->nblocks = strtoul (v[BLK], &end, 10)) < 1 || *end || o->nblocks > 4096))
+    die_usage ("--blocks wants an integer >= 1, not '%s'", v[BLK]);
+  if (v[GM] && ((o->gm = strtoul (v[GM], &end, 10)) < 1 || *end))
+    die_usage ("--m wants an integer >= 1, not '%s'", v[GM]);
+  if (v[GN] && ((o->gn = strtoul (v[GN], &end, 10)) < 1 || *end))
+    die_usage ("--n wants an integer >= 1, not '%s'", v[GN]);
+  if (v[GK] && ((o->gk = strtoul (v[GK], &end, 10)) < 1 || *end))
+    die_usage ("--kdim wants an integer >= 1, not '%s'", v[GK]);
+  return 0;
+}
+
+static int
+dot_line (const opts *o, char **w, size_t n, unsigned long line)
+{
+  const mx_format *ea = mx_format_by_name (o->format);
+  const mx_format *eb = mx_format_by_name (o->format_b ? o->format_b : o->format);
+  const mx_format *sf = mx_format_by_name (o->scale_format), *of = mx_format_by_name (o->output);
+  static uint64_t sa[MAX_BLOCK], sb[MAX_BLOCK], a[MAX_BLOCK], b[MAX_BLOCK];
+  size_t per = 2 * o->block + 2, want = o->nblocks * per;
+  uint64_t cin = 0, out;
+  if (n != want && n != want + 1)
+    return bad (line, "expected %zu block pair(s) of 'SA A0..A%zu SB B0..B%zu' (%zu hex words), "
+                "then an optional C_in; got %zu words", o->nblocks, o->block - 1, o->block - 1,
+                want, n);
+  for (size_t j = 0; j < o->nblocks; j++)
+    {
+      char **p = w + j * per;
+      int rc;
+      if (parse_hex (p[0], sf->bits, &sa[j]) != 0)
+        return bad (line, "word %zu '%s' is not a %s scale code", j * per + 1, p[0], sf->name);
+      if ((rc = parse_words (p + 1, o->block, ea, a + j * o->block, line, j * per + 1, "A code")))
+        return rc;
+      if (parse_hex (p[o->block + 1], sf->bits, &sb[j]) != 0)
+        return bad (line, "word %zu '%s' is not a %s scale code", j * per + o->block + 2,
+                    p[o->block + 1], sf->name);
+      if ((rc = parse_words (p + o->block + 2, o->block, eb, b + j * o->block, line,
+                             j * per + o->block + 2, "B code")))
+        return rc;
+    }
+  if (n == want + 1 && parse_hex (w[want], 32, &cin) != 0)
+    return bad (line, "word %zu '%s' is not a C_in (fp32 bit pattern)", want + 1, w[want]);
+  unsigned f = mx_dot (&out, of, sa, a, ea, sb, b, eb, sf, o->block, o->nblocks, cin, &o->dp);
+  printf ("%0*llX", hexdigits (of), (unsigned long long) out);
+  if (o->flags)
+    printf (" %02X", f);
+  putchar ('\n');
+  return 0;
+}
+
+/* mxgold gemm FILE: compute every case of a gemm .mxv and print its outputs and flags. */
+static int
+gemm_file (const char *path)
+{
+  return mxv_compute_file (path, stdout);
+}
+
 /*-------------------------------------------------------------------- gen -*/
 typedef struct
 {
@@ -362,10 +485,12 @@ gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, cons
   int v;
   mxv_header_init (&h);
   if (!op)
-    die_usage ("%s", "gen needs --op quantize|cast|decode|dequantize");
+    die_usage ("%s", "gen needs --op quantize|cast|decode|dequantize|dot|gemm");
   if ((v = mxv_lookup (mxv_op_names, MXV_OP_COUNT, op)) < 0)
-    die_usage ("unknown --op '%s' (quantize cast decode dequantize)", op);
+    die_usage ("unknown --op '%s' (quantize cast decode dequantize dot gemm)", op);
   h.op = (mxv_op) v;
+  if ((h.op == MXV_DOT || h.op == MXV_GEMM) && o->pol.rounding == MX_SR)
+    die_usage ("%s", "dot and gemm take a deterministic output rounding, not sr");
   if (!o->format)
     die_usage ("%s", "gen needs --format F");
   h.elem = need_format (o->format, "element");
@@ -375,6 +500,13 @@ gen_cmd (opts *o, int argc, char **argv, const char *op, const char *level, cons
   (void) input_set;
   h.k = o->block;
   h.pol = o->pol;
+  h.dp = o->dp;
+  h.nblocks = o->nblocks;
+  h.gm = o->gm;
+  h.gn = o->gn;
+  h.gkdim = o->gk;
+  if (o->format_b)
+    h.elem_b = need_elem (o->format_b);
   snprintf (h.profile, sizeof h.profile, "%s", profile);
   if (level && (strcmp (level, "1") == 0 || strcmp (level, "2") == 0))
     h.level = level[0] - '0';
@@ -482,7 +614,8 @@ enum
   O_FORMAT = 256, O_BLOCK, O_INPUT, O_OUTPUT, O_SCALE_FORMAT, O_PROFILE, O_ROUNDING, O_SCALE_RULE,
   O_RBITS, O_SRBITS, O_ZERO_SCALE, O_TO, O_FROM, O_FLAGS, O_HELP, O_VERSION, O_OP, O_LEVEL,
   O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING, O_QUIET, O_VECTORS, O_RESULTS, O_ERRORS, O_CHECK_NANS,
-  O_CHECK_ZERO_SIGN, O_IGNORE_FLAGS, O_STRICT, O_FIELD
+  O_CHECK_ZERO_SIGN, O_IGNORE_FLAGS, O_STRICT, O_FORMAT_B, O_ACCUM, O_BLOCKS, O_TC_PRESET,
+  O_TC_GROUP, O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN, O_TC_SP, O_GM, O_GN, O_GK, O_FIELD
 };
 
 #define N_FIELDS MX_POLICY_FIELD_COUNT
@@ -504,7 +637,12 @@ main (int argc, char **argv)
     { "results", 1, 0, O_RESULTS }, { "errors", 1, 0, O_ERRORS },
     { "check-nans", 0, 0, O_CHECK_NANS }, { "check-zero-sign", 0, 0, O_CHECK_ZERO_SIGN },
     { "ignore-flags", 0, 0, O_IGNORE_FLAGS }, { "strict", 0, 0, O_STRICT },
-    { "output-file", 1, 0, 'o' },
+    { "output-file", 1, 0, 'o' }, { "format-a", 1, 0, O_FORMAT }, { "format-b", 1, 0, O_FORMAT_B },
+    { "accum", 1, 0, O_ACCUM }, { "blocks", 1, 0, O_BLOCKS }, { "out", 1, 0, O_OUTPUT },
+    { "tc-preset", 1, 0, O_TC_PRESET }, { "tc-group", 1, 0, O_TC_GROUP },
+    { "tc-frac-bits", 1, 0, O_TC_FRAC }, { "tc-align", 1, 0, O_TC_ALIGN }, { "tc-out", 1, 0, O_TC_OUT },
+    { "tc-cin", 1, 0, O_TC_CIN }, { "tc-scale-point", 1, 0, O_TC_SP }, { "m", 1, 0, O_GM },
+    { "n", 1, 0, O_GN }, { "kdim", 1, 0, O_GK },
     { "overflow", 1, 0, O_FIELD + 0 }, { "nan-block", 1, 0, O_FIELD + 1 },
     { "inf-block", 1, 0, O_FIELD + 2 }, { "subnormals", 1, 0, O_FIELD + 3 },
     { "zero-sign", 1, 0, O_FIELD + 4 }, { "int-range", 1, 0, O_FIELD + 5 },
@@ -522,6 +660,7 @@ main (int argc, char **argv)
              *emit = NULL, *packing = NULL, *vectors = NULL, *results = NULL, *errors = NULL;
   int exhaustive = 0, quiet = 0, input_set = 0;
   mxv_verify_opts vo = { 20, 0, 0, 0, 0, 0, 0, 0 };
+  const char *dotopt[O_GK - O_ACCUM + 1] = { 0 };
   o.input = o.output = "fp32";
   o.scale_format = "e8m0";
   o.block = 32;
@@ -556,6 +695,11 @@ main (int argc, char **argv)
         case O_CHECK_ZERO_SIGN: vo.check_zero_sign = 1; break;
         case O_IGNORE_FLAGS: vo.ignore_flags = 1; break;
         case O_STRICT: vo.strict = 1; break;
+        case O_FORMAT_B: o.format_b = optarg; break;
+        case O_ACCUM: case O_BLOCKS: case O_TC_PRESET: case O_TC_GROUP: case O_TC_FRAC:
+        case O_TC_ALIGN: case O_TC_OUT: case O_TC_CIN: case O_TC_SP: case O_GM: case O_GN: case O_GK:
+          dotopt[c - O_ACCUM] = optarg;
+          break;
         case O_OUTPUT: o.output = optarg; break;
         case O_SCALE_FORMAT: o.scale_format = optarg; break;
         case O_PROFILE: profile = optarg; break;
@@ -588,6 +732,12 @@ main (int argc, char **argv)
       return 2;
     }
   const char *cmd = argv[optind];
+  if (strcmp (cmd, "gemm") == 0 && optind + 1 < argc)
+    {
+      if (optind + 2 < argc)
+        die_usage ("unexpected argument '%s'", argv[optind + 2]);
+      return gemm_file (argv[optind + 1]);
+    }
   if (strcmp (cmd, "verify") == 0)
     {
       const char *file = optind + 1 < argc ? argv[optind + 1] : NULL;
@@ -669,9 +819,26 @@ main (int argc, char **argv)
         }
       free (copy);
     }
-  if (o.pol.rounding == MX_SR && o.n_rbits == 0 && strcmp (cmd, "gen") != 0)
+  if (o.pol.rounding == MX_SR && o.n_rbits == 0 && strcmp (cmd, "gen") != 0 && strcmp (cmd, "dot") != 0)
     die_usage ("%s", "--rounding sr needs --random-bits HEX[,HEX...] (gen draws them from --seed)");
 
+  if (parse_dot_options (&o, dotopt, rounding) != 0)
+    return 2;
+  if (strcmp (cmd, "dot") == 0)
+    {
+      if (!o.format)
+        die_usage ("%s", "dot needs --format-a F (and --format-b G if B differs)");
+      if (o.pol.rounding == MX_SR)
+        die_usage ("%s", "dot takes a deterministic output rounding, not sr");
+      need_elem (o.format);
+      need_elem (o.format_b ? o.format_b : o.format);
+      need_ieee (o.output, "--out");
+      if (o.nblocks * o.block > MAX_BLOCK)
+        die_usage ("%s", "--blocks x --block must be at most 4096");
+      return each_line (&o, dot_line, o.nblocks * (2 * o.block + 2) + 2);
+    }
+  if (strcmp (cmd, "gemm") == 0)
+    die_usage ("%s", "gemm takes a .mxv file of gemm cases: mxgold gemm FILE (or -)");
   if (strcmp (cmd, "quantize") == 0 || strcmp (cmd, "dequantize") == 0)
     {
       int q = cmd[0] == 'q';

@@ -5,7 +5,8 @@
 #include <string.h>
 #include "mxv.h"
 
-const char *const mxv_op_names[MXV_OP_COUNT] = { "quantize", "cast", "decode", "dequantize" };
+const char *const mxv_op_names[MXV_OP_COUNT] = { "quantize", "cast", "decode", "dequantize",
+                                                 "dot", "gemm" };
 const char *const mxv_packing_names[4] = { "unpacked", "fp4-lo-first", "fp4-j-j16", "fp6-3byte" };
 const char *const mxv_emit_names[4] = { "mxv", "bin", "readmemh", "jsonl" };
 
@@ -29,6 +30,10 @@ mxv_header_init (mxv_header *h)
   strcpy (h->profile, "ocp");
   h->seed = 1;
   h->level = 1;
+  h->nblocks = 1;
+  h->gm = h->gn = 2;
+  h->gkdim = 64;
+  h->dp = mx_dot_policy_default ();
 #ifndef MXGOLD_GIT
 #define MXGOLD_GIT "unknown"
 #endif
@@ -56,6 +61,19 @@ mxv_header_validate (const mxv_header *h, char *err, size_t n)
     return snprintf (err, n, "packing fp6-3byte needs a 6-bit element format and a block size that is a multiple of 4"), -1;
   if (h->packing != MXV_UNPACKED && h->op != MXV_QUANTIZE && h->op != MXV_DEQUANTIZE)
     return snprintf (err, n, "packing applies to quantize and dequantize vectors only"), -1;
+  if (h->op == MXV_DOT || h->op == MXV_GEMM)
+    {
+      const mx_format *b = h->elem_b ? h->elem_b : h->elem;
+      if (b->role != MX_ROLE_ELEM)
+        return snprintf (err, n, "'%s' is not an element format", b->name), -1;
+      if (h->op == MXV_DOT && (h->nblocks < 1 || h->nblocks > MXV_MAX_NB || h->nblocks * h->k > MXV_MAX_K))
+        return snprintf (err, n, "blocks x block must be at most %d (and blocks <= %d)", MXV_MAX_K, MXV_MAX_NB), -1;
+      if (h->op == MXV_GEMM
+          && (h->gkdim % h->k || h->gkdim == 0 || h->gm * h->gkdim > MXV_MAX_K || h->gn * h->gkdim > MXV_MAX_K
+              || h->gm * h->gn > MXV_MAX_K || h->gm * (h->gkdim / h->k) > 8 * MXV_MAX_NB
+              || h->gn * (h->gkdim / h->k) > 8 * MXV_MAX_NB))
+        return snprintf (err, n, "gemm needs kdim a multiple of the block, and m*kdim, n*kdim, m*n <= %d", MXV_MAX_K), -1;
+    }
   return 0;
 }
 
@@ -84,6 +102,21 @@ mxv_write_header (FILE *o, const mxv_header *h, const char *pf)
   fprintf (o, "%s zero-scale: %02X\n", pf, (unsigned) h->pol.zero_scale);
   fprintf (o, "%s sr-bits: %u\n", pf, h->pol.sr_bits);
   fprintf (o, "%s packing: %s\n", pf, mxv_packing_names[h->packing]);
+  if (h->op == MXV_DOT || h->op == MXV_GEMM)
+    {
+      const mx_tc_model *m = &h->dp.tc;
+      fprintf (o, "%s elem-b: %s\n", pf, (h->elem_b ? h->elem_b : h->elem)->name);
+      fprintf (o, "%s accum: %s\n", pf, mx_accum_name (h->dp.accum));
+      fprintf (o, "%s out-rounding: %s\n", pf, mx_rounding_name (h->dp.rounding));
+      if (h->dp.accum == MX_ACCUM_TENSOR_CORE)
+        fprintf (o, "%s tc: group %u frac-bits %d align %s out %s cin-in-group %d scale-point %s\n",
+                 pf, m->group, m->frac_bits, mx_rounding_name (m->align), mx_rounding_name (m->out),
+                 m->cin_in_group, m->scale_point == MX_TC_SCALE_GROUP ? "group" : "product");
+      if (h->op == MXV_DOT)
+        fprintf (o, "%s blocks: %zu\n", pf, h->nblocks);
+      else
+        fprintf (o, "%s gemm: m %zu n %zu kdim %zu\n", pf, h->gm, h->gn, h->gkdim);
+    }
   fprintf (o, "%s seed: %llu\n", pf, h->seed);
   fprintf (o, "%s level: %d\n", pf, h->level);
   fprintf (o, "%s cases: %ld\n", pf, h->cases);
@@ -206,6 +239,48 @@ mxv_header_line (mxv_header *h, const char *line, char *err, size_t n)
         BAD ("unknown packing '%s'", val);
       h->packing = (mxv_packing) v;
     }
+  else if (strcmp (key, "elem-b") == 0)
+    {
+      if ((h->elem_b = mx_format_by_name (val)) == NULL)
+        BAD ("unknown format '%s' in header key 'elem-b'", val);
+    }
+  else if (strcmp (key, "accum") == 0)
+    {
+      if ((v = mx_accum_parse (val)) < 0)
+        BAD ("unknown accum '%s'", val);
+      h->dp.accum = (mx_accum) v;
+    }
+  else if (strcmp (key, "out-rounding") == 0)
+    {
+      if ((v = mx_rounding_parse (val)) < 0)
+        BAD ("unknown out-rounding '%s'", val);
+      h->dp.rounding = (mx_rounding) v;
+    }
+  else if (strcmp (key, "tc") == 0)
+    {
+      char al[16], ou[16], sp[16];
+      mx_tc_model *m = &h->dp.tc;
+      int a, b;
+      if (sscanf (val, "group %u frac-bits %d align %15s out %15s cin-in-group %d scale-point %15s",
+                  &m->group, &m->frac_bits, al, ou, &m->cin_in_group, sp) != 6
+          || (a = mx_rounding_parse (al)) < 0 || (b = mx_rounding_parse (ou)) < 0
+          || (strcmp (sp, "group") != 0 && strcmp (sp, "product") != 0))
+        BAD ("tc '%s' is not 'group G frac-bits F align R out R cin-in-group 0|1 scale-point product|group'", val);
+      m->align = (mx_rounding) a;
+      m->out = (mx_rounding) b;
+      m->scale_point = sp[0] == 'g' ? MX_TC_SCALE_GROUP : MX_TC_SCALE_PRODUCT;
+    }
+  else if (strcmp (key, "blocks") == 0)
+    {
+      h->nblocks = strtoul (val, &end, 10);
+      if (*end || h->nblocks < 1 || h->nblocks > MXV_MAX_NB)
+        BAD ("blocks '%s' is not an integer in 1..%d", val, MXV_MAX_NB);
+    }
+  else if (strcmp (key, "gemm") == 0)
+    {
+      if (sscanf (val, "m %zu n %zu kdim %zu", &h->gm, &h->gn, &h->gkdim) != 3)
+        BAD ("gemm '%s' is not 'm M n N kdim K'", val);
+    }
   else if (strcmp (key, "seed") == 0)
     h->seed = strtoull (val, NULL, 0);
   else if (strcmp (key, "level") == 0)
@@ -288,36 +363,66 @@ int
 mxv_fields (const mxv_header *h, mxv_case *c, uint64_t *packed, mxv_field f[MXV_MAX_FIELDS])
 {
   int n = 0, sr = h->pol.rounding == MX_SR;
-  mxv_field codes = { "codes", h->k, 2, h->elem->bits, 1, c->codes, 1 };
+  mxv_field codes = { "codes", h->k, 2, h->elem->bits, 1, c->codes, 1, h->elem };
   if (h->packing != MXV_UNPACKED)
-    codes = (mxv_field) { "codes", mxv_packed_bytes (h), 2, 8, 1, packed, 2 };
+    codes = (mxv_field) { "codes", mxv_packed_bytes (h), 2, 8, 1, packed, 2, NULL };
   switch (h->op)
     {
     case MXV_QUANTIZE:
-      f[n++] = (mxv_field) { "in", h->k, hexw (h->in->bits), h->in->bits, 0, c->in, 0 };
+      f[n++] = (mxv_field) { "in", h->k, hexw (h->in->bits), h->in->bits, 0, c->in, 0, h->in };
       if (sr)
-        f[n++] = (mxv_field) { "rbits", h->k, 8, 32, 0, c->rbits, 0 };
-      f[n++] = (mxv_field) { "scale", 1, hexw (h->scale->bits), h->scale->bits, 1, &c->scale, 3 };
+        f[n++] = (mxv_field) { "rbits", h->k, 8, 32, 0, c->rbits, 0, NULL };
+      f[n++] = (mxv_field) { "scale", 1, hexw (h->scale->bits), h->scale->bits, 1, &c->scale, 3, h->scale };
       f[n++] = codes;
-      f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0 };
+      f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0, NULL };
       break;
     case MXV_CAST:
-      f[n++] = (mxv_field) { "in", 1, hexw (h->in->bits), h->in->bits, 0, c->in, 0 };
+      f[n++] = (mxv_field) { "in", 1, hexw (h->in->bits), h->in->bits, 0, c->in, 0, h->in };
       if (sr)
-        f[n++] = (mxv_field) { "rbits", 1, 8, 32, 0, c->rbits, 0 };
-      f[n++] = (mxv_field) { "code", 1, 2, h->elem->bits, 1, c->codes, 1 };
-      f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0 };
+        f[n++] = (mxv_field) { "rbits", 1, 8, 32, 0, c->rbits, 0, NULL };
+      f[n++] = (mxv_field) { "code", 1, 2, h->elem->bits, 1, c->codes, 1, h->elem };
+      f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0, NULL };
       break;
     case MXV_DECODE:
-      f[n++] = (mxv_field) { "code", 1, hexw (h->elem->bits), h->elem->bits, 0, c->in, 0 };
-      f[n++] = (mxv_field) { "out", 1, hexw (h->out->bits), h->out->bits, 1, c->out, 4 };
+      f[n++] = (mxv_field) { "code", 1, hexw (h->elem->bits), h->elem->bits, 0, c->in, 0, h->elem };
+      f[n++] = (mxv_field) { "out", 1, hexw (h->out->bits), h->out->bits, 1, c->out, 4, h->out };
       break;
+    case MXV_DOT:
+      {
+        const mx_format *eb = h->elem_b ? h->elem_b : h->elem;
+        int sw = hexw (h->scale->bits);
+        for (size_t j = 0; j < h->nblocks; j++)
+          {
+            f[n++] = (mxv_field) { "scale_a", 1, sw, h->scale->bits, 0, &c->scale_a[j], 0, h->scale };
+            f[n++] = (mxv_field) { "a", h->k, 2, h->elem->bits, 0, c->codes + j * h->k, 0, h->elem };
+            f[n++] = (mxv_field) { "scale_b", 1, sw, h->scale->bits, 0, &c->scale_b[j], 0, h->scale };
+            f[n++] = (mxv_field) { "b", h->k, 2, eb->bits, 0, c->codes_b + j * h->k, 0, eb };
+          }
+        f[n++] = (mxv_field) { "cin", 1, 8, 32, 0, c->in, 0, mx_format_get (MX_FP32) };
+        f[n++] = (mxv_field) { "out", 1, hexw (h->out->bits), h->out->bits, 1, c->out, 4, h->out };
+        f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0, NULL };
+        break;
+      }
+    case MXV_GEMM:
+      {
+        const mx_format *eb = h->elem_b ? h->elem_b : h->elem;
+        size_t nb = h->gkdim / h->k;
+        int sw = hexw (h->scale->bits);
+        f[n++] = (mxv_field) { "scale_a", h->gm * nb, sw, h->scale->bits, 0, c->scale_a, 0, h->scale };
+        f[n++] = (mxv_field) { "a", h->gm * h->gkdim, 2, h->elem->bits, 0, c->codes, 0, h->elem };
+        f[n++] = (mxv_field) { "scale_b", h->gn * nb, sw, h->scale->bits, 0, c->scale_b, 0, h->scale };
+        f[n++] = (mxv_field) { "b", h->gn * h->gkdim, 2, eb->bits, 0, c->codes_b, 0, eb };
+        f[n++] = (mxv_field) { "cin", h->gm * h->gn, 8, 32, 0, c->in, 0, mx_format_get (MX_FP32) };
+        f[n++] = (mxv_field) { "out", h->gm * h->gn, hexw (h->out->bits), h->out->bits, 1, c->out, 4, h->out };
+        f[n++] = (mxv_field) { "flags", 1, 2, 8, 1, (uint64_t *) NULL, 0, NULL };
+        break;
+      }
     default:
-      f[n++] = (mxv_field) { "scale", 1, hexw (h->scale->bits), h->scale->bits, 0, &c->scale, 0 };
+      f[n++] = (mxv_field) { "scale", 1, hexw (h->scale->bits), h->scale->bits, 0, &c->scale, 0, h->scale };
       codes.output = 0;
       codes.codes = 0;
       f[n++] = codes;
-      f[n++] = (mxv_field) { "out", h->k, hexw (h->out->bits), h->out->bits, 1, c->out, 4 };
+      f[n++] = (mxv_field) { "out", h->k, hexw (h->out->bits), h->out->bits, 1, c->out, 4, h->out };
       break;
     }
   return n;
@@ -341,6 +446,16 @@ mxv_compute (const mxv_header *h, mxv_case *c)
       break;
     case MXV_DECODE:
       c->out[0] = mx_cast (h->out, h->elem, c->in[0], MX_RNE, 0, &h->pol, &c->flags);
+      break;
+    case MXV_DOT:
+      c->flags = mx_dot (&c->out[0], h->out, c->scale_a, c->codes, h->elem, c->scale_b, c->codes_b,
+                         h->elem_b ? h->elem_b : h->elem, h->scale, h->k, h->nblocks, c->in[0],
+                         &h->dp);
+      break;
+    case MXV_GEMM:
+      c->flags = mx_gemm (c->out, h->out, h->gm, h->gn, h->gkdim, c->scale_a, c->codes, h->elem,
+                          c->scale_b, c->codes_b, h->elem_b ? h->elem_b : h->elem, h->scale, h->k,
+                          c->in, &h->dp);
       break;
     default:
       c->flags = mx_dequantize (c->out, h->out, c->scale, c->codes, h->elem, h->scale, h->k,

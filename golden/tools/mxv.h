@@ -9,7 +9,9 @@
 #define MXV_VERSION 1
 #define MXV_MAX_K 1024
 
-typedef enum { MXV_QUANTIZE, MXV_CAST, MXV_DECODE, MXV_DEQUANTIZE, MXV_OP_COUNT } mxv_op;
+typedef enum { MXV_QUANTIZE, MXV_CAST, MXV_DECODE, MXV_DEQUANTIZE, MXV_DOT, MXV_GEMM,
+               MXV_OP_COUNT } mxv_op;
+#define MXV_MAX_NB 32 /* dot: blocks per case; gemm: m*nb and n*nb */
 typedef enum { MXV_UNPACKED, MXV_FP4_LO_FIRST, MXV_FP4_J_J16, MXV_FP6_3BYTE } mxv_packing;
 typedef enum { MXV_EMIT_MXV, MXV_EMIT_BIN, MXV_EMIT_READMEMH, MXV_EMIT_JSONL } mxv_emit;
 
@@ -21,7 +23,11 @@ typedef struct
 {
   mxv_op op;
   const mx_format *elem, *scale, *in, *out;
+  const mx_format *elem_b;   /* dot, gemm: B's element format */
   size_t k;
+  size_t nblocks;            /* dot: block pairs per case */
+  size_t gm, gn, gkdim;      /* gemm: C is gm x gn, K = gkdim */
+  mx_dot_policy dp;          /* dot, gemm */
   mx_policy pol;
   char profile[32];
   mxv_packing packing;
@@ -40,7 +46,10 @@ typedef struct
   uint64_t scale;            /* quantize: expected scale; dequantize: input scale */
   uint64_t codes[MXV_MAX_K]; /* quantize: expected codes; cast: codes[0]; dequantize: inputs */
   unsigned flags;
-  uint64_t out[MXV_MAX_K];   /* dequantize: K outputs; decode: out[0] */
+  uint64_t out[MXV_MAX_K];   /* dequantize: K outputs; decode, dot: out[0]; gemm: C */
+  uint64_t codes_b[MXV_MAX_K];       /* dot, gemm: B's codes (codes holds A's) */
+  uint64_t scale_a[MXV_MAX_NB * 8];  /* dot, gemm: block scales (in[] holds C_in) */
+  uint64_t scale_b[MXV_MAX_NB * 8];
 } mxv_case;
 
 /* A field of a case line: count words of width hex digits, each < 2^bits. */
@@ -53,9 +62,10 @@ typedef struct
   int output;    /* an expected result (compared by verify) */
   uint64_t *v;   /* the words (packed bytes for packed codes) */
   int codes;     /* 1: element codes, 2: packed element codes, 3: scale, 4: out format value */
+  const mx_format *fmt; /* the format of the words (for decoding them in reports), or NULL */
 } mxv_field;
 
-#define MXV_MAX_FIELDS 8
+#define MXV_MAX_FIELDS (4 * MXV_MAX_NB + 8)
 /* The fields of op's lines, pointing into c (and into packed, for packed codes). */
 int mxv_fields (const mxv_header *h, mxv_case *c, uint64_t *packed, mxv_field f[MXV_MAX_FIELDS]);
 
@@ -113,6 +123,10 @@ typedef struct
   int check_nans, check_zero_sign, ignore_flags, strict;
   long passed, failed, first_failed; /* out: counts, and the 1-based index of the first failure */
 } mxv_verify_opts;
+
+/* Read a .mxv file (full case lines, or lines with the inputs only), compute every case and
+ * write its outputs as bare output lines.  Returns 0, or 2 on malformed input. */
+int mxv_compute_file (const char *path, FILE *out);
 
 /* verify: returns 0 all passed, 1 mismatches, 2 malformed input (message printed). */
 int mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *o);

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "mxv.h"
 
 typedef struct
@@ -18,15 +20,49 @@ typedef struct
   unsigned long line;
   char *buf;
   size_t cap;
+  pid_t gz; /* a "gzip -dc" child for .gz files, else 0 */
 } reader;
+
+/* A .gz file is read through "gzip -dc -- FILE" (no shell involved). */
+static FILE *
+open_gz (const char *name, pid_t *pid)
+{
+  int fd[2];
+  if (pipe (fd) != 0)
+    return NULL;
+  *pid = fork ();
+  if (*pid < 0)
+    return NULL;
+  if (*pid == 0)
+    {
+      dup2 (fd[1], 1);
+      close (fd[0]);
+      close (fd[1]);
+      execlp ("gzip", "gzip", "-dc", "--", name, (char *) NULL);
+      _exit (127);
+    }
+  close (fd[1]);
+  return fdopen (fd[0], "r");
+}
 
 static int
 rd_open (reader *r, const char *name)
 {
   memset (r, 0, sizeof *r);
   int in = strcmp (name, "-") == 0;
+  size_t len = strlen (name);
   r->name = in ? "stdin" : name;
-  r->f = in ? stdin : fopen (name, "r");
+  if (!in && len > 3 && strcmp (name + len - 3, ".gz") == 0)
+    {
+      if (access (name, R_OK) != 0)
+        {
+          fprintf (stderr, "mxgold: cannot open '%s': %s\n", name, strerror (errno));
+          return -1;
+        }
+      r->f = open_gz (name, &r->gz);
+    }
+  else
+    r->f = in ? stdin : fopen (name, "r");
   if (r->f == NULL)
     {
       fprintf (stderr, "mxgold: cannot open '%s': %s\n", name, strerror (errno));
@@ -40,6 +76,8 @@ rd_close (reader *r)
 {
   if (r->f && r->f != stdin)
     fclose (r->f);
+  if (r->gz > 0)
+    waitpid (r->gz, NULL, 0);
   free (r->buf);
 }
 
@@ -108,6 +146,8 @@ parse_case (const reader *r, const mxv_header *h, mxv_case *c, int want_inputs, 
   *has_flags = flags_last;
   if (nw == all)
     inputs = 1;
+  else if (want_inputs == 2 && nw == all - outs)
+    inputs = 2; /* the inputs only */
   else if (!want_inputs && nw == outs)
     inputs = 0;
   else if (!want_inputs && flags_last && nw == outs - 1)
@@ -122,7 +162,7 @@ parse_case (const reader *r, const mxv_header *h, mxv_case *c, int want_inputs, 
   size_t w = 0;
   for (int i = 0; i < nf; i++)
     {
-      if (!inputs && !f[i].output)
+      if ((!inputs && !f[i].output) || (inputs == 2 && f[i].output))
         continue;
       if (f[i].v == NULL && !*has_flags)
         continue;
@@ -187,6 +227,21 @@ show (const mx_format *f, uint64_t v)
 static void
 show_inputs (const mxv_header *h, const mxv_case *c)
 {
+  if (h->op == MXV_DOT || h->op == MXV_GEMM)
+    {
+      /* the input fields, as they appear on the line */
+      mxv_case cc = *c;
+      mxv_field f[MXV_MAX_FIELDS];
+      uint64_t packed[MXV_MAX_K];
+      int nf = mxv_fields (h, &cc, packed, f);
+      printf ("  inputs:");
+      for (int i = 0; i < nf; i++)
+        if (!f[i].output)
+          for (size_t j = 0; j < f[i].count; j++)
+            printf (" %0*llX", f[i].width, (unsigned long long) f[i].v[j]);
+      printf ("\n");
+      return;
+    }
   size_t n = h->op == MXV_QUANTIZE ? h->k : h->op == MXV_DEQUANTIZE ? h->k : 1;
   const uint64_t *v = h->op == MXV_DEQUANTIZE ? c->codes : c->in;
   printf ("  inputs:");
@@ -249,12 +304,15 @@ compare (const mxv_header *h, const mxv_case *e, const mxv_case *o, int has_flag
         MISMATCH (h->out, "out", -1, o->out[0], e->out[0]);
       break;
     default:
-      for (size_t i = 0; i < h->k; i++)
-        if (!same (h->out, o->out[i], e->out[i], opt))
-          MISMATCH (h->out, "out", (long) i, o->out[i], e->out[i]);
-      break;
+      {
+        size_t n = h->op == MXV_DOT ? 1 : h->op == MXV_GEMM ? h->gm * h->gn : h->k;
+        for (size_t i = 0; i < n; i++)
+          if (!same (h->out, o->out[i], e->out[i], opt))
+            MISMATCH (h->out, "out", n > 1 ? (long) i : -1, o->out[i], e->out[i]);
+        break;
+      }
     }
-  if ((h->op == MXV_QUANTIZE || h->op == MXV_CAST) && has_flags && !opt->ignore_flags
+  if (h->op != MXV_DECODE && h->op != MXV_DEQUANTIZE && has_flags && !opt->ignore_flags
       && o->flags != e->flags)
     MISMATCH (&flags_fmt, "flags", -1, (uint64_t) o->flags, (uint64_t) e->flags);
 #undef MISMATCH
@@ -278,6 +336,10 @@ header_matches (const reader *r, const mxv_header *a, const mxv_header *b)
   KEY (a->scale != b->scale, "scale", a->scale->name, b->scale->name);
   KEY (a->k != b->k, "block", "(other)", "(this)");
   KEY (a->packing != b->packing, "packing", mxv_packing_names[a->packing], mxv_packing_names[b->packing]);
+  KEY ((a->elem_b ? a->elem_b : a->elem) != (b->elem_b ? b->elem_b : b->elem), "elem-b",
+       (a->elem_b ? a->elem_b : a->elem)->name, (b->elem_b ? b->elem_b : b->elem)->name);
+  KEY (a->dp.accum != b->dp.accum, "accum", mx_accum_name (a->dp.accum), mx_accum_name (b->dp.accum));
+  KEY (a->nblocks != b->nblocks, "blocks", "(other)", "(this)");
   KEY (a->pol.rounding != b->pol.rounding, "rounding", mx_rounding_name (a->pol.rounding),
        mx_rounding_name (b->pol.rounding));
   KEY (a->pol.scale_rule != b->pol.scale_rule, "scale-rule", mx_scale_rule_name (a->pol.scale_rule),
@@ -419,5 +481,53 @@ out:
   if (have_results)
     rd_close (&rr);
   fflush (stdout);
+  return rc;
+}
+
+int
+mxv_compute_file (const char *path, FILE *out)
+{
+  static mxv_header h;
+  static mxv_case c;
+  reader r;
+  char err[256];
+  int saw = 0, rc = 0;
+  mxv_header_init (&h);
+  if (rd_open (&r, path) != 0)
+    return 2;
+  int s = rd_next (&r, &h, &saw);
+  if (s == 2)
+    rc = 2;
+  else if (!saw)
+    rc = bad (&r, "%s%s", "no header (expected '# key: value' lines first)", "");
+  else if (mxv_header_validate (&h, err, sizeof err) != 0)
+    rc = bad (&r, "header: %s%s", err, "");
+  while (rc == 0 && s == 1)
+    {
+      int has_flags;
+      memset (&c, 0, sizeof c);
+      if (parse_case (&r, &h, &c, 2, &has_flags) != 0)
+        {
+          rc = 2;
+          break;
+        }
+      mxv_compute (&h, &c);
+      mxv_field f[MXV_MAX_FIELDS];
+      uint64_t packed[MXV_MAX_K], flags = c.flags;
+      if (h.packing != MXV_UNPACKED)
+        mxv_pack (&h, c.codes, packed);
+      int nf = mxv_fields (&h, &c, packed, f), first = 1;
+      for (int i = 0; i < nf; i++)
+        if (f[i].output)
+          for (size_t j = 0; j < f[i].count; j++, first = 0)
+            fprintf (out, first ? "%0*llX" : " %0*llX", f[i].width,
+                     (unsigned long long) (f[i].v ? f[i].v[j] : flags));
+      fputc ('\n', out);
+      s = rd_next (&r, NULL, NULL);
+      if (s == 2)
+        rc = 2;
+    }
+  rd_close (&r);
+  fflush (out);
   return rc;
 }
