@@ -213,6 +213,8 @@ typedef struct mx_tc_model {
   mx_rounding out;         /* rounding of each group result to FP32 */
   int cin_in_group;        /* 1: the accumulator takes part in each group's alignment */
   mx_tc_scale_point scale_point;
+  int denorm_products;     /* 1: a product's alignment exponent is e_a + e_b (significand in
+                              [1,4) kept unnormalized); 0: floor(log2 |product|) */
 } mx_tc_model;
 
 typedef struct mx_dot_policy {

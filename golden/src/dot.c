@@ -58,7 +58,7 @@ block_dot (mx__acc *b, mpfr_t pa, mpfr_t pb, mpfr_t sa, mpfr_t sb,
 /*------------------------------------------------------- tensor-core model -*/
 /* One group: terms t[0..n) (exact), accumulator acc (FP32 value, in/out). */
 static unsigned
-tc_group (mpfr_t acc, mpfr_t *t, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
+tc_group (mpfr_t acc, mpfr_t *t, const long *te, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
           const mx_tc_model *m)
 {
   mx__acc s;
@@ -69,8 +69,12 @@ tc_group (mpfr_t acc, mpfr_t *t, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
     {
       if (!mpfr_number_p (t[i]))
         special = 1;
-      else if (!mpfr_zero_p (t[i]) && (long) mpfr_get_exp (t[i]) - 1 > E)
-        E = (long) mpfr_get_exp (t[i]) - 1;
+      else if (!mpfr_zero_p (t[i]))
+        {
+          long e = m->denorm_products ? te[i] : (long) mpfr_get_exp (t[i]) - 1;
+          if (e > E)
+            E = e;
+        }
     }
   int in_group = m->cin_in_group && m->scale_point == MX_TC_SCALE_PRODUCT;
   if (in_group)
@@ -112,6 +116,19 @@ tc_group (mpfr_t acc, mpfr_t *t, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
   return fl;
 }
 
+/* An operand's exponent in the unnormalized product representation: floor(log2 |x|), but at
+ * least the format's emin (a subnormal keeps emin and a significand below 1).  Zero operands
+ * give a zero product, which takes no part in the alignment. */
+static long
+op_exp (mpfr_srcptr x, const mx_format *f)
+{
+  long emin = f->special == MX_SPECIAL_INT ? -(long) f->mbits : f->emin;
+  if (!mpfr_regular_p (x))
+    return LONG_MIN / 4;
+  long e = (long) mpfr_get_exp (x) - 1;
+  return e > emin ? e : emin;
+}
+
 static unsigned
 dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *ea,
         const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *eb,
@@ -121,6 +138,7 @@ dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx
   if (m->scale_point == MX_TC_SCALE_GROUP && g > k)
     g = k; /* a group cannot straddle two blocks' scales */
   mpfr_t *t = malloc (g * sizeof *t), pa, pb, sa, sb;
+  long *te = malloc (g * sizeof *te);
   unsigned fl = 0;
   size_t nt = 0;
   for (size_t i = 0; i < g; i++)
@@ -135,6 +153,10 @@ dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx
           mx_decode (pa, ea, codes_a[j * k + i]);
           mx_decode (pb, eb, codes_b[j * k + i]);
           mpfr_mul (t[nt], pa, pb, MPFR_RNDN); /* exact: 160 bits */
+          /* the unnormalized exponent e_a + e_b (+ the scales' exponents) */
+          te[nt] = op_exp (pa, ea) + op_exp (pb, eb);
+          if (m->scale_point == MX_TC_SCALE_PRODUCT && mpfr_regular_p (sa) && mpfr_regular_p (sb))
+            te[nt] += (long) mpfr_get_exp (sa) + (long) mpfr_get_exp (sb) - 2;
           if (m->scale_point == MX_TC_SCALE_PRODUCT)
             {
               if (mpfr_nan_p (sa) || mpfr_nan_p (sb))
@@ -150,7 +172,7 @@ dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx
           if (nt == g || (m->scale_point == MX_TC_SCALE_GROUP && block_end)
               || (j + 1 == nb && block_end))
             {
-              fl |= tc_group (acc, t, nt, sa, sb, m);
+              fl |= tc_group (acc, t, te, nt, sa, sb, m);
               nt = 0;
             }
         }
@@ -158,6 +180,7 @@ dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx
   for (size_t i = 0; i < g; i++)
     mpfr_clear (t[i]);
   free (t);
+  free (te);
   mpfr_clears (pa, pb, sa, sb, (mpfr_ptr) 0);
   return fl;
 }

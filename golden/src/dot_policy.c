@@ -15,8 +15,8 @@ static const struct
   const char *name, *source;
   mx_tc_model m;
 } presets[] = {
-#define MX_TC_PRESET(id, nm, grp, fb, al, outr, cin, sp, src) \
-  { nm, src, { grp, fb, MX_##al, MX_##outr, cin, MX_TC_SCALE_##sp } },
+#define MX_TC_PRESET(id, nm, grp, fb, al, outr, cin, sp, dn, src) \
+  { nm, src, { grp, fb, MX_##al, MX_##outr, cin, MX_TC_SCALE_##sp, dn } },
 #include "mx/tc_presets.def"
 #undef MX_TC_PRESET
 };
