@@ -25,7 +25,7 @@ cmds+=("ocp/decode/e8m0.mxv|gen --op decode --format e8m0")
 cmds+=("ocp/quantize/e2m1-rne-fp4-lo-first.mxv|gen --op quantize --format e2m1 --packing fp4-lo-first --level 1 --seed 1")
 cmds+=("ocp/quantize/e2m1-rne-fp4-j-j16.mxv|gen --op quantize --format e2m1 --packing fp4-j-j16 --level 1 --seed 1")
 cmds+=("ocp/quantize/e3m2-rne-fp6-3byte.mxv|gen --op quantize --format e3m2 --packing fp6-3byte --level 1 --seed 1")
-cmds+=("ocp/quantize/e4m3-sr-random.mxv|gen --op quantize --format e4m3 --rounding sr --sr-bits 8 -n 500 --seed 1")
+cmds+=("ocp/quantize/e4m3-sr-random.mxv|gen --op quantize --format e4m3 --rounding sr -n 500 --seed 1")
 # dot: every ordered element-format pair under exact and block-fp32 (2 blocks of 32 per case);
 # every element-pair product (one-element blocks, unordered pairs; products are the same under
 # both models), gzip -9n compressed

@@ -128,6 +128,13 @@ typedef struct
  * write its outputs as bare output lines.  Returns 0, or 2 on malformed input. */
 int mxv_compute_file (const char *path, FILE *out);
 
+/* Call fn for every case of a .mxv file (full lines: inputs and expected outputs), with the
+ * header and the file and line of the case.  Returns 0, 2 on malformed input, or fn's first
+ * nonzero return. */
+typedef int (*mxv_case_fn) (void *ctx, const mxv_header *h, mxv_case *c, const char *file,
+                            unsigned long line);
+int mxv_each_case (const char *path, mxv_case_fn fn, void *ctx);
+
 /* verify: returns 0 all passed, 1 mismatches, 2 malformed input (message printed). */
 int mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *o);
 #endif

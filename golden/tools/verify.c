@@ -531,3 +531,42 @@ mxv_compute_file (const char *path, FILE *out)
   fflush (out);
   return rc;
 }
+
+int
+mxv_each_case (const char *path, mxv_case_fn fn, void *ctx)
+{
+  static mxv_header h;
+  static mxv_case c;
+  reader r;
+  char err[256];
+  int saw = 0, rc = 0;
+  mxv_header_init (&h);
+  if (rd_open (&r, path) != 0)
+    return 2;
+  int s = rd_next (&r, &h, &saw);
+  if (s == 2)
+    rc = 2;
+  else if (!saw)
+    rc = bad (&r, "%s%s", "no header (expected '# key: value' lines first)", "");
+  else if (mxv_header_validate (&h, err, sizeof err) != 0)
+    rc = bad (&r, "header: %s%s", err, "");
+  while (rc == 0 && s == 1)
+    {
+      int has_flags;
+      memset (&c, 0, sizeof c);
+      if (parse_case (&r, &h, &c, 1, &has_flags) != 0)
+        {
+          rc = 2;
+          break;
+        }
+      rc = fn (ctx, &h, &c, r.name, r.line);
+      if (rc == 0)
+        {
+          s = rd_next (&r, NULL, NULL);
+          if (s == 2)
+            rc = 2;
+        }
+    }
+  rd_close (&r);
+  return rc;
+}

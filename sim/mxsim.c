@@ -1,0 +1,569 @@
+/* mxsim -- co-simulation of the RTL MX units (rtl/) against libmxgold, from C.
+ *   mxsim --vectors FILE           stream a quantize or dot .mxv file through the DUT and compare
+ *                                  every output bit with the file's expected fields
+ *   mxsim --unit quantize|mac --random N [--format F|all] [--seed S]
+ *                                  seeded random blocks; libmxgold computes the expected results
+ *   --stalls P                     random valid/ready stalls (P percent on each side); a
+ *                                  scoreboard proves no result is lost, duplicated or reordered
+ *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
+ *   --errors N (first N mismatches decoded, *10)  --quiet
+ * Ends with 'N passed, M failed'; exit 0 all passed, 1 any mismatch, 2 bad usage or input,
+ * 77 a vector file this RTL does not implement (policy, block size, format).
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mxv.h"
+#include "shim.h"
+
+#define K SIM_K
+#define SR_BITS 16
+#define QCAP 64
+
+/* One beat: DUT inputs plus the expected output. */
+typedef struct
+{
+  /* quantize */
+  uint32_t lanes[K], rbits[K];
+  int bf16, fmt, rnd, rule, ovf;
+  uint8_t exp_scale, exp_codes[K], exp_flags;
+  /* mac */
+  uint8_t sa, sb, a[K], b[K];
+  int fa, fb, clear;
+  uint32_t cin, exp_acc;
+  /* where it came from */
+  long id;
+  char where[96];
+} beat;
+
+typedef struct
+{
+  int unit;           /* 0 quantize, 1 mac */
+  int stall_pct;
+  long errors_max, passed, failed, beats_in, beats_out;
+  int quiet;
+  unsigned long long rng;
+  dut *d;
+  beat q[QCAP];       /* the scoreboard: expected results in order */
+  int qh, qn;
+} sim;
+
+static unsigned long long
+next_rand (unsigned long long *s)
+{
+  unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static const char *fmt_names[] = { "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "int8" };
+
+/*---------------------------------------------------------------- compare -*/
+static void
+report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const uint8_t *flags,
+        uint32_t acc)
+{
+  s->failed++;
+  if (s->errors_max && s->failed > s->errors_max)
+    return;
+  if (s->unit == 0)
+    {
+      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", e->where, fmt_names[e->fmt],
+              mx_rounding_name ((mx_rounding) e->rnd), mx_scale_rule_name ((mx_scale_rule) e->rule),
+              e->ovf, e->bf16 ? " bf16" : "");
+      for (int i = 0; i < K; i++)
+        printf (" %08X", e->lanes[i]);
+      printf ("\n  dut:    scale %02X flags %02X codes", *scale, *flags);
+      for (int i = 0; i < K; i++)
+        printf (" %02X", codes[i]);
+      printf ("\n  golden: scale %02X flags %02X codes", e->exp_scale, e->exp_flags);
+      for (int i = 0; i < K; i++)
+        printf (" %02X", e->exp_codes[i]);
+      printf ("\n  differs:");
+      if (*scale != e->exp_scale)
+        printf (" scale");
+      if (*flags != e->exp_flags)
+        printf (" flags");
+      for (int i = 0; i < K; i++)
+        if (codes[i] != e->exp_codes[i])
+          printf (" code[%d]", i);
+      printf ("\n");
+    }
+  else
+    {
+      printf ("MISMATCH %s: %s x %s rnd %s clear %d cin %08X\n  A %02X:", e->where,
+              fmt_names[e->fa], fmt_names[e->fb], mx_rounding_name ((mx_rounding) e->rnd),
+              e->clear, e->cin, e->sa);
+      for (int i = 0; i < K; i++)
+        printf (" %02X", e->a[i]);
+      printf ("\n  B %02X:", e->sb);
+      for (int i = 0; i < K; i++)
+        printf (" %02X", e->b[i]);
+      printf ("\n  dut acc %08X golden %08X\n", acc, e->exp_acc);
+    }
+}
+
+static void
+check_output (sim *s)
+{
+  uint8_t scale = 0, codes[K], flags = 0;
+  uint32_t acc = 0;
+  if (s->qn == 0)
+    {
+      s->failed++;
+      printf ("SCOREBOARD: an output with no input waiting for it (duplicated?)\n");
+      return;
+    }
+  beat *e = &s->q[s->qh];
+  s->qh = (s->qh + 1) % QCAP;
+  s->qn--;
+  s->beats_out++;
+  int ok;
+  if (s->unit == 0)
+    {
+      q_get_out (s->d, &scale, codes, &flags);
+      ok = scale == e->exp_scale && flags == e->exp_flags && memcmp (codes, e->exp_codes, K) == 0;
+    }
+  else
+    {
+      acc = m_get_out (s->d);
+      ok = acc == e->exp_acc;
+    }
+  if (ok)
+    s->passed++;
+  else
+    report (s, e, &scale, codes, &flags, acc);
+}
+
+/* Drop in_valid on either unit. */
+static void
+idle_inputs (sim *s)
+{
+  static const uint8_t z8[K];
+  static const uint32_t z32[K];
+  if (s->unit == 0)
+    q_set_in (s->d, 0, z32, 0, 0, 0, 0, 0, z32);
+  else
+    m_set_in (s->d, 0, 0, z8, 0, 0, z8, 0, 0, 0, 0);
+}
+
+/* Run one beat through the DUT: present it (after random input stalls), and clock until it is
+ * accepted, checking every output that comes out meanwhile. */
+static void
+cycle (sim *s, const beat *b)
+{
+  for (;;)
+    {
+      int present = b && (s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct);
+      int ready = s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct;
+      if (!b)
+        idle_inputs (s);
+      else if (s->unit == 0)
+        q_set_in (s->d, present, b->lanes, b->bf16, b->fmt, b->rnd, b->rule, b->ovf, b->rbits);
+      else
+        m_set_in (s->d, present, b->sa, b->a, b->fa, b->sb, b->b, b->fb, b->clear, b->cin, b->rnd);
+      dut_set_out_ready (s->d, ready);
+      dut_eval (s->d);
+      if (dut_out_valid (s->d) && ready)
+        check_output (s);
+      int accepted = present && dut_in_ready (s->d);
+      if (accepted)
+        {
+          if (s->qn == QCAP)
+            {
+              fprintf (stderr, "mxsim: scoreboard overflow\n");
+              exit (2);
+            }
+          s->q[(s->qh + s->qn) % QCAP] = *b;
+          s->qn++;
+          s->beats_in++;
+        }
+      dut_tick (s->d);
+      if (accepted || !b)
+        return;
+    }
+}
+
+static void
+drain (sim *s)
+{
+  for (int i = 0; i < 64 && s->qn > 0; i++)
+    {
+      int ready = s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct;
+      idle_inputs (s);
+      dut_set_out_ready (s->d, ready || i > 32);
+      dut_eval (s->d);
+      if (dut_out_valid (s->d) && (ready || i > 32))
+        check_output (s);
+      dut_tick (s->d);
+    }
+  /* nothing may come out after the last expected result */
+  dut_set_out_ready (s->d, 1);
+  for (int i = 0; i < 8; i++)
+    {
+      dut_eval (s->d);
+      if (dut_out_valid (s->d))
+        check_output (s);
+      dut_tick (s->d);
+    }
+  if (s->qn != 0)
+    {
+      printf ("SCOREBOARD: %d results lost (inputs accepted, no output)\n", s->qn);
+      s->failed += s->qn;
+    }
+}
+
+/*----------------------------------------------------------------- golden -*/
+static mx_policy
+qpolicy (const beat *b)
+{
+  mx_policy p = mx_policy_default ();
+  p.rounding = (mx_rounding) b->rnd;
+  p.scale_rule = (mx_scale_rule) b->rule;
+  p.overflow = (mx_overflow) b->ovf;
+  p.sr_bits = SR_BITS;
+  return p;
+}
+
+static void
+golden_quantize (beat *b)
+{
+  uint64_t in[K], sc, codes[K];
+  for (int i = 0; i < K; i++)
+    in[i] = b->bf16 ? (b->lanes[i] & 0xFFFF) : b->lanes[i];
+  mx_policy p = qpolicy (b);
+  b->exp_flags = (uint8_t) mx_quantize (&sc, codes, NULL, mx_format_get ((mx_format_id) b->fmt),
+                                        mx_format_get (MX_E8M0),
+                                        mx_format_get (b->bf16 ? MX_BF16 : MX_FP32), in, K,
+                                        b->rbits, &p);
+  b->exp_scale = (uint8_t) sc;
+  for (int i = 0; i < K; i++)
+    b->exp_codes[i] = (uint8_t) codes[i];
+}
+
+/* MAC: the expected accumulator after blocks 0..j of a dot (block-fp32, FP32 out). */
+static uint32_t
+golden_mac (const uint64_t *sa, const uint64_t *a, const uint64_t *sb, const uint64_t *b,
+            int fa, int fb, size_t nb, uint32_t cin, int rnd)
+{
+  mx_dot_policy dp = mx_dot_policy_default ();
+  dp.accum = MX_ACCUM_BLOCK_FP32;
+  dp.rounding = (mx_rounding) rnd;
+  uint64_t out;
+  mx_dot (&out, mx_format_get (MX_FP32), sa, a, mx_format_get ((mx_format_id) fa), sb, b,
+          mx_format_get ((mx_format_id) fb), mx_format_get (MX_E8M0), K, nb, cin, &dp);
+  return (uint32_t) out;
+}
+
+/*----------------------------------------------------------------- random -*/
+static uint32_t
+rand_fp32 (sim *s, int top)
+{
+  unsigned long long x = next_rand (&s->rng);
+  switch (x % 16)
+    {
+    case 0: return (uint32_t) (x >> 8) & 0x80000000u;            /* +-0 */
+    case 1: return (uint32_t) (x >> 8) & 0x807FFFFFu;            /* FP32 subnormal */
+    default:
+      {
+        int e = top - (int) ((x >> 40) % 30);
+        if (e < 1)
+          e = 1;
+        uint32_t frac = (uint32_t) (x >> 8) & 0x7FFFFF;
+        if ((x >> 60) % 4 == 0)
+          frac &= 0x7F0000;                                      /* few bits: ties are likely */
+        return ((uint32_t) (x >> 63) << 31) | (uint32_t) e << 23 | frac;
+      }
+    }
+}
+
+static void
+random_quantize_beat (sim *s, beat *b, int fmt, long id)
+{
+  unsigned long long x = next_rand (&s->rng);
+  memset (b, 0, sizeof *b);
+  b->fmt = fmt;
+  b->rnd = (int) (x % 8);
+  b->rule = (int) ((x >> 3) % 4);
+  b->ovf = (int) ((x >> 5) & 1);
+  b->bf16 = (x >> 6) % 8 == 0;
+  int top = (int) ((x >> 10) % 256);
+  for (int i = 0; i < K; i++)
+    {
+      b->lanes[i] = rand_fp32 (s, top);
+      if (b->bf16)
+        b->lanes[i] >>= 16;
+      b->rbits[i] = (uint32_t) next_rand (&s->rng) & 0xFFFF;
+    }
+  if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */
+    b->lanes[(x >> 30) % K] = b->bf16 ? ((x >> 40) & 1 ? 0x7F80u : 0x7FC0u)
+                                      : ((x >> 40) & 1 ? 0x7F800000u : 0x7FC00000u);
+  if ((x >> 26) % 64 == 0) /* an all-zero block */
+    for (int i = 0; i < K; i++)
+      b->lanes[i] &= b->bf16 ? 0x8000u : 0x80000000u;
+  golden_quantize (b);
+  b->id = id;
+  snprintf (b->where, sizeof b->where, "random block %ld", id);
+}
+
+static void
+run_random_mac (sim *s, long n, int fmt_sel)
+{
+  for (long c = 0; c < n; c++)
+    {
+      unsigned long long x = next_rand (&s->rng);
+      int fa = fmt_sel >= 0 ? fmt_sel : (int) (x % 6), fb = (int) ((x >> 3) % 6);
+      size_t nb = 1 + (x >> 6) % 4;
+      int rnd = (int) ((x >> 9) % 7);
+      uint64_t sa[4], sb[4], a[4 * K], b[4 * K];
+      uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) next_rand (&s->rng);
+      if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
+        cin &= 0xBFFFFFFFu; /* mostly finite */
+      for (size_t j = 0; j < nb; j++)
+        {
+          unsigned long long y = next_rand (&s->rng);
+          sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
+          sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
+          for (int i = 0; i < K; i++)
+            {
+              unsigned long long z = next_rand (&s->rng);
+              a[j * K + (size_t) i] = z & (fa == 4 ? 0xF : fa == 2 || fa == 3 ? 0x3F : 0xFF);
+              b[j * K + (size_t) i] = (z >> 8) & (fb == 4 ? 0xF : fb == 2 || fb == 3 ? 0x3F : 0xFF);
+            }
+          if (j == 1 && (y >> 40) % 4 == 0) /* block 1 cancels block 0 */
+            {
+              sa[1] = sa[0], sb[1] = sb[0];
+              for (int i = 0; i < K; i++)
+                {
+                  a[K + (size_t) i] = a[i];
+                  uint64_t bc = b[i];
+                  b[K + (size_t) i] = fb == 5 ? (0 - bc) & 0xFF
+                                      : bc ^ (fb == 4 ? 0x8 : fb == 2 || fb == 3 ? 0x20 : 0x80);
+                }
+              fb = fb; /* same format for both blocks */
+            }
+        }
+      for (size_t j = 0; j < nb; j++)
+        {
+          beat bt;
+          memset (&bt, 0, sizeof bt);
+          bt.sa = (uint8_t) sa[j], bt.sb = (uint8_t) sb[j], bt.fa = fa, bt.fb = fb;
+          for (int i = 0; i < K; i++)
+            bt.a[i] = (uint8_t) a[j * K + (size_t) i], bt.b[i] = (uint8_t) b[j * K + (size_t) i];
+          bt.clear = j == 0;
+          bt.cin = cin;
+          bt.rnd = rnd;
+          bt.exp_acc = golden_mac (sa, a, sb, b, fa, fb, j + 1, cin, rnd);
+          bt.id = c;
+          snprintf (bt.where, sizeof bt.where, "random dot %ld block %zu", c, j);
+          cycle (s, &bt);
+        }
+    }
+}
+
+/*---------------------------------------------------------------- vectors -*/
+typedef struct
+{
+  sim *s;
+  long n;
+} vctx;
+
+static int
+fmt_index (const mx_format *f)
+{
+  for (int i = 0; i < 6; i++)
+    if (f == mx_format_get ((mx_format_id) i))
+      return i;
+  return -1;
+}
+
+static int
+unsupported (const char *file, const char *why)
+{
+  printf ("mxsim: %s: not implemented by the RTL (%s): skipped\n", file, why);
+  return 77;
+}
+
+static int
+vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned long line)
+{
+  vctx *v = ctx;
+  sim *s = v->s;
+  mx_policy ocp = mx_policy_default ();
+  if (v->n++ == 0)
+    {
+      /* what the RTL implements: K = 32, E8M0, OCP-default specials */
+      if (h->k != K || h->scale != mx_format_get (MX_E8M0))
+        return unsupported (file, "block size 32 and E8M0 scales only");
+      if (h->op == MXV_QUANTIZE)
+        {
+          if (fmt_index (h->elem) < 0 || (h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16)))
+            return unsupported (file, "element or input format");
+          if (h->pol.scale_rule > MX_SCALE_RCEIL)
+            return unsupported (file, "scale rule");
+          if (h->pol.rounding == MX_SR && h->pol.sr_bits != SR_BITS)
+            return unsupported (file, "sr needs sr-bits 16");
+          if (h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
+              || h->pol.zero_scale != ocp.zero_scale || h->pol.subnormals != ocp.subnormals
+              || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
+              || h->pol.scale_overflow != ocp.scale_overflow)
+            return unsupported (file, "special-value policy other than OCP");
+          s->unit = 0;
+        }
+      else if (h->op == MXV_DOT)
+        {
+          if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->out != mx_format_get (MX_FP32)
+              || fmt_index (h->elem) < 0 || fmt_index (h->elem_b ? h->elem_b : h->elem) < 0
+              || h->dp.rounding == MX_SR)
+            return unsupported (file, "block-fp32 accumulation, FP32 output, OCP formats only");
+          s->unit = 1;
+        }
+      else
+        return unsupported (file, "quantize and dot files only");
+      s->d = dut_new (s->unit, getenv ("MXSIM_TRACE"));
+      dut_reset (s->d);
+    }
+  beat b;
+  memset (&b, 0, sizeof b);
+  b.id = v->n;
+  snprintf (b.where, sizeof b.where, "%s:%lu", file, line);
+  if (h->op == MXV_QUANTIZE)
+    {
+      b.fmt = fmt_index (h->elem), b.rnd = h->pol.rounding, b.rule = h->pol.scale_rule;
+      b.ovf = h->pol.overflow, b.bf16 = h->in == mx_format_get (MX_BF16);
+      for (int i = 0; i < K; i++)
+        {
+          b.lanes[i] = (uint32_t) c->in[i];
+          b.rbits[i] = (uint32_t) c->rbits[i] & 0xFFFF;
+          b.exp_codes[i] = (uint8_t) c->codes[i];
+        }
+      b.exp_scale = (uint8_t) c->scale;
+      b.exp_flags = (uint8_t) c->flags;
+      cycle (s, &b);
+      return 0;
+    }
+  /* dot: one beat per block; the last beat must equal the file's expected result, the others
+   * the golden model's prefix sums */
+  int fa = fmt_index (h->elem), fb = fmt_index (h->elem_b ? h->elem_b : h->elem);
+  for (size_t j = 0; j < h->nblocks; j++)
+    {
+      b.sa = (uint8_t) c->scale_a[j], b.sb = (uint8_t) c->scale_b[j], b.fa = fa, b.fb = fb;
+      for (int i = 0; i < K; i++)
+        b.a[i] = (uint8_t) c->codes[j * K + (size_t) i], b.b[i] = (uint8_t) c->codes_b[j * K + (size_t) i];
+      b.clear = j == 0;
+      b.cin = (uint32_t) c->in[0];
+      b.rnd = h->dp.rounding;
+      b.exp_acc = j + 1 == h->nblocks ? (uint32_t) c->out[0]
+                  : golden_mac (c->scale_a, c->codes, c->scale_b, c->codes_b, fa, fb, j + 1,
+                                b.cin, b.rnd);
+      cycle (s, &b);
+    }
+  return 0;
+}
+
+/*------------------------------------------------------------------- main -*/
+static void
+usage (FILE *o)
+{
+  fprintf (o, "Usage: mxsim --vectors FILE | --unit quantize|mac --random N [--format F|all]\n"
+              "             [--seed S] [--stalls PERCENT] [--trace FILE.fst] [--coverage FILE]\n"
+              "             [--errors N] [--quiet]\n"
+              "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
+              "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  static struct option lo[] = {
+    { "vectors", 1, 0, 'v' }, { "unit", 1, 0, 'u' }, { "random", 1, 0, 'r' },
+    { "format", 1, 0, 'f' }, { "seed", 1, 0, 's' }, { "stalls", 1, 0, 'p' },
+    { "trace", 1, 0, 't' }, { "coverage", 1, 0, 'c' }, { "errors", 1, 0, 'e' },
+    { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+  };
+  static sim s;
+  const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
+  long nrand = 0;
+  int c;
+  s.errors_max = 10;
+  s.rng = 1;
+  while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
+    switch (c)
+      {
+      case 'v': vectors = optarg; break;
+      case 'u':
+        if (strcmp (optarg, "quantize") == 0) s.unit = 0;
+        else if (strcmp (optarg, "mac") == 0) s.unit = 1;
+        else { fprintf (stderr, "mxsim: --unit is quantize or mac, not '%s'\n", optarg); return 2; }
+        break;
+      case 'r': nrand = atol (optarg); break;
+      case 'f': fmt = optarg; break;
+      case 's': s.rng = strtoull (optarg, NULL, 0); break;
+      case 'p': s.stall_pct = atoi (optarg); break;
+      case 't': trace = optarg; break;
+      case 'c': coverage = optarg; break;
+      case 'e': s.errors_max = atol (optarg); break;
+      case 'q': s.quiet = 1; break;
+      case 'h': usage (stdout); return 0;
+      default: usage (stderr); return 2;
+      }
+  if (optind < argc || (!vectors && nrand <= 0) || s.stall_pct < 0 || s.stall_pct > 90)
+    {
+      usage (stderr);
+      return 2;
+    }
+  int fsel = -1;
+  if (strcmp (fmt, "all") != 0)
+    {
+      const mx_format *f = mx_format_by_name (fmt);
+      if (!f || (fsel = fmt_index (f)) < 0)
+        {
+          fprintf (stderr, "mxsim: --format wants one of e4m3 e5m2 e2m3 e3m2 e2m1 int8 all\n");
+          return 2;
+        }
+    }
+  if (vectors)
+    {
+      vctx v = { &s, 0 };
+      if (trace)
+        setenv ("MXSIM_TRACE", trace, 1);
+      int rc = mxv_each_case (vectors, vector_case, &v);
+      if (rc != 0)
+        {
+          if (s.d)
+            dut_free (s.d);
+          return rc;
+        }
+      if (!s.d)
+        {
+          fprintf (stderr, "mxsim: %s has no cases\n", vectors);
+          return 2;
+        }
+    }
+  else
+    {
+      s.d = dut_new (s.unit, trace);
+      dut_reset (s.d);
+      if (s.unit == 0)
+        for (long i = 0; i < nrand; i++)
+          {
+            beat b;
+            random_quantize_beat (&s, &b, fsel >= 0 ? fsel : (int) (i % 6), i);
+            cycle (&s, &b);
+          }
+      else
+        run_random_mac (&s, nrand, fsel);
+    }
+  drain (&s);
+  if (coverage && dut_write_coverage (s.d, coverage) != 0)
+    fprintf (stderr, "mxsim: this build has no coverage (use mxsim-cov)\n");
+  dut_free (s.d);
+  if (!s.quiet)
+    printf ("mxsim: %ld beats in, %ld out%s\n", s.beats_in, s.beats_out,
+            s.stall_pct ? " (with random stalls)" : "");
+  printf ("%ld passed, %ld failed\n", s.passed, s.failed);
+  return s.failed ? 1 : 0;
+}
