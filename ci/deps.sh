@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ci/deps.sh -- install what mxgold needs from Debian packages, only what is missing (idempotent).
 set -euo pipefail
-pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev verilator)
+pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev verilator yosys gzip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

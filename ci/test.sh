@@ -15,7 +15,7 @@ echo "== ctest (all labels)"
 (cd build && ctest -j"$jobs" --output-on-failure)
 
 echo "== ASan + UBSan build, unit suite"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest -j"$jobs" -L unit --output-on-failure)

@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,7 +471,7 @@ usage (FILE *o)
 {
   fprintf (o, "Usage: mxsim --vectors FILE | --unit quantize|mac --random N [--format F|all]\n"
               "             [--seed S] [--stalls PERCENT] [--trace FILE.fst] [--coverage FILE]\n"
-              "             [--errors N] [--quiet]\n"
+              "             [--errors N] [--quiet] [--bench]\n"
               "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
               "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n");
 }
@@ -482,12 +483,13 @@ main (int argc, char **argv)
     { "vectors", 1, 0, 'v' }, { "unit", 1, 0, 'u' }, { "random", 1, 0, 'r' },
     { "format", 1, 0, 'f' }, { "seed", 1, 0, 's' }, { "stalls", 1, 0, 'p' },
     { "trace", 1, 0, 't' }, { "coverage", 1, 0, 'c' }, { "errors", 1, 0, 'e' },
-    { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+    { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { "bench", 0, 0, 'b' }, { 0, 0, 0, 0 }
   };
   static sim s;
   const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
   long nrand = 0;
-  int c;
+  int c, bench = 0;
+  struct timespec t0, t1;
   s.errors_max = 10;
   s.rng = 1;
   while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
@@ -508,6 +510,7 @@ main (int argc, char **argv)
       case 'e': s.errors_max = atol (optarg); break;
       case 'q': s.quiet = 1; break;
       case 'h': usage (stdout); return 0;
+      case 'b': bench = 1; break;
       default: usage (stderr); return 2;
       }
   if (optind < argc || (!vectors && nrand <= 0) || s.stall_pct < 0 || s.stall_pct > 90)
@@ -525,6 +528,7 @@ main (int argc, char **argv)
           return 2;
         }
     }
+  clock_gettime (CLOCK_MONOTONIC, &t0);
   if (vectors)
     {
       vctx v = { &s, 0 };
@@ -558,6 +562,16 @@ main (int argc, char **argv)
         run_random_mac (&s, nrand, fsel);
     }
   drain (&s);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  if (bench)
+    {
+      double dt = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
+      printf ("%s: %ld blocks (%ld elements) in %.3f s, golden model and comparison included\n",
+              s.unit ? "mx_mac" : "mx_quantize", s.beats_out, s.beats_out * K, dt);
+      printf ("key=value\ncosim_%s_blocks_per_s=%.0f\ncosim_%s_elements_per_s=%.0f\n",
+              s.unit ? "mac" : "quantize", (double) s.beats_out / dt, s.unit ? "mac" : "quantize",
+              (double) (s.beats_out * K) / dt);
+    }
   if (coverage && dut_write_coverage (s.d, coverage) != 0)
     fprintf (stderr, "mxsim: this build has no coverage (use mxsim-cov)\n");
   dut_free (s.d);

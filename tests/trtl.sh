@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# trtl -- RTL checks: Verilator -Wall lint, the Yosys 0.23 subset (parses, elaborates, no
+# latches), every committed quantize and block-fp32 dot vector file through the co-simulation,
+# a corrupted expected field that mxsim must catch and name, and a waveform dump.
+# Usage: trtl.sh BUILD_BIN_DIR SOURCE_DIR      (exit 77 when Verilator or Yosys is missing)
+set -u
+bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+rtl=$src/rtl
+command -v verilator >/dev/null && [ -x "$bin/mxsim" ] || { echo "trtl: no verilator/mxsim: skipped"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+ko() { fail=$((fail+1)); echo "FAIL: $*"; }
+quant="mx_lzc.sv mx_fmt_params.sv mx_scale.sv mx_quant_lane.sv mx_quantize.sv"
+mac="mx_lzc.sv mx_fmt_params.sv mx_elem_decode.sv mx_fp32_round.sv mx_fp32_add.sv mx_mac_lane.sv mx_mac.sv"
+
+# 1. lint: -Wall clean, both units
+for top in "mx_quantize:$quant" "mx_mac:$mac"; do
+  name=${top%%:*} files=${top#*:}
+  (cd "$rtl" && verilator --lint-only -Wall -I. --top-module "$name" $files) > "$tmp/lint" 2>&1 \
+    && ok || { ko "verilator -Wall lint of $name"; head -20 "$tmp/lint"; }
+done
+# every .sv file is one module named after the file (DECLFILENAME is part of -Wall above)
+for f in "$rtl"/*.sv; do
+  m=$(grep -m1 -oE '^module [a-z0-9_]+' "$f" | cut -d' ' -f2)
+  [ "$m" = "$(basename "$f" .sv)" ] && ok || ko "$f: module '$m' is not named after its file"
+done
+
+# 2. Yosys 0.23 accepts the subset we write in and finds no latch
+if command -v yosys >/dev/null; then
+  for top in "mx_quantize:$quant" "mx_mac:$mac"; do
+    name=${top%%:*} files=${top#*:}
+    (cd "$rtl" && yosys -q -p "read_verilog -sv -I. $files; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr") > "$tmp/ys" 2>&1 \
+      && ok || { ko "yosys parse/no-latch of $name"; tail -20 "$tmp/ys"; }
+  done
+else
+  echo "trtl: yosys not installed: the synthesis-subset check is skipped"
+fi
+
+# 3. every committed quantize and block-fp32 dot file
+nv=0 ns=0
+for f in "$src"/vectors/ocp/quantize/*.mxv "$src"/vectors/ocp/dot/*-block-fp32.mxv "$src"/vectors/profiles/*/quantize-*.mxv; do
+  "$bin/mxsim" --vectors "$f" --quiet > "$tmp/out" 2>&1; rc=$?
+  case $rc in
+    0) nv=$((nv+1)); ok ;;
+    77) ns=$((ns+1)) ;;
+    *) ko "$f"; tail -8 "$tmp/out" ;;
+  esac
+done
+echo "trtl: $nv vector files passed through the RTL, $ns not implemented by it (policies other than OCP)"
+[ "$nv" -ge 80 ] && ok || ko "too few vector files ran ($nv)"
+
+# 4. a corrupted expected field is caught and its case named (file:line)
+v=$src/vectors/ocp/quantize/e4m3-rne.mxv
+line=$(grep -n -v '^#' "$v" | sed -n 5p | cut -d: -f1)
+awk -v L="$line" 'NR == L { n = split($0, w, " "); w[34] = (w[34] == "7E" ? "7D" : "7E"); s = w[1]; for (i = 2; i <= n; i++) s = s " " w[i]; print s; next } { print }' "$v" > "$tmp/bad.mxv"
+"$bin/mxsim" --vectors "$tmp/bad.mxv" > "$tmp/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "^MISMATCH .*bad.mxv:$line:" "$tmp/out" && grep -q "^$(( $(grep -vc '^#' "$v") - 1 )) passed, 1 failed" "$tmp/out" \
+  && ok || { ko "corrupted expected field (line $line): rc=$rc"; tail -6 "$tmp/out"; }
+d=$src/vectors/ocp/dot/e4m3-e2m1-block-fp32.mxv
+dline=$(grep -n -v '^#' "$d" | sed -n 3p | cut -d: -f1)
+awk -v L="$dline" 'NR == L { n = split($0, w, " "); w[n-1] = (w[n-1] == "00000000" ? "00000001" : "00000000"); s = w[1]; for (i = 2; i <= n; i++) s = s " " w[i]; print s; next } { print }' "$d" > "$tmp/badd.mxv"
+"$bin/mxsim" --vectors "$tmp/badd.mxv" > "$tmp/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "^MISMATCH .*badd.mxv:$dline:" "$tmp/out" && ok || { ko "corrupted dot result (line $dline): rc=$rc"; tail -6 "$tmp/out"; }
+
+# 5. waveforms
+"$bin/mxsim" --unit quantize --random 20 --trace "$tmp/q.fst" --quiet > /dev/null && [ -s "$tmp/q.fst" ] \
+  && ok || ko "--trace wrote no FST"
+
+echo "trtl: $pass passed, $fail failed"
+[ "$fail" = 0 ]
