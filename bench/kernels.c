@@ -1,0 +1,163 @@
+/* bench-kernels -- libmxk throughput on one thread over a 256 MiB FP32 input (64 Mi elements),
+ * each figure beside a copy-shaped stream measured in the same run on the same buffers:
+ *   quantize:   read 4 B, write 1 B per element   (stream: out[i] = in[i] >> 24)
+ *   dequantize: read 1 B, write 4 B per element   (stream: out[i] = in[i] << 24)
+ *   dot:        elements/s (two 1-byte codes per element)
+ * plus the speed-up over the scalar reference path (mxk_*_ref).  Not a test; ends with
+ * key=value lines.  Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "mxk.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+__attribute__ ((target ("avx2"))) static void
+stream_narrow_avx2 (uint8_t *out, const uint32_t *in, size_t n)
+{
+  const __m256i idx = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+  for (size_t i = 0; i < n; i += 32)
+    {
+      __m256i v0 = _mm256_srli_epi32 (_mm256_loadu_si256 ((const void *) (in + i)), 24);
+      __m256i v1 = _mm256_srli_epi32 (_mm256_loadu_si256 ((const void *) (in + i + 8)), 24);
+      __m256i v2 = _mm256_srli_epi32 (_mm256_loadu_si256 ((const void *) (in + i + 16)), 24);
+      __m256i v3 = _mm256_srli_epi32 (_mm256_loadu_si256 ((const void *) (in + i + 24)), 24);
+      __m256i p = _mm256_packus_epi16 (_mm256_packus_epi32 (v0, v1), _mm256_packus_epi32 (v2, v3));
+      _mm256_storeu_si256 ((void *) (out + i), _mm256_permutevar8x32_epi32 (p, idx));
+    }
+}
+__attribute__ ((target ("avx2"))) static void
+stream_widen_avx2 (uint32_t *out, const uint8_t *in, size_t n)
+{
+  for (size_t i = 0; i < n; i += 8)
+    _mm256_storeu_si256 ((void *) (out + i),
+                         _mm256_slli_epi32 (_mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const void *) (in + i))), 24));
+}
+#endif
+
+static void
+stream_narrow (uint8_t *out, const uint32_t *in, size_t n)
+{
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports ("avx2"))
+    {
+      stream_narrow_avx2 (out, in, n);
+      return;
+    }
+#endif
+  for (size_t i = 0; i < n; i++)
+    out[i] = (uint8_t) (in[i] >> 24);
+}
+
+static void
+stream_widen (uint32_t *out, const uint8_t *in, size_t n)
+{
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports ("avx2"))
+    {
+      stream_widen_avx2 (out, in, n);
+      return;
+    }
+#endif
+  for (size_t i = 0; i < n; i++)
+    out[i] = (uint32_t) in[i] << 24;
+}
+
+/* best of 3 runs, seconds */
+#define TIME(expr)                                    \
+  ({                                                  \
+    double best_ = 1e30;                              \
+    for (int r_ = 0; r_ < 3; r_++)                    \
+      {                                               \
+        double t0_ = bench_now ();                    \
+        expr;                                         \
+        double dt_ = bench_now () - t0_;              \
+        best_ = dt_ < best_ ? dt_ : best_;            \
+      }                                               \
+    best_;                                            \
+  })
+
+int
+main (int argc, char **argv)
+{
+  size_t mib = argc > 1 ? strtoul (argv[1], NULL, 0) : 256;
+  if (argc > 2)
+    {
+      int ok = -1;
+      for (int p = 0; p < MXK_PATH_COUNT; p++)
+        if (strcmp (argv[2], mxk_path_name ((mxk_path) p)) == 0)
+          ok = mxk_use_path ((mxk_path) p);
+      if (ok)
+        {
+          fprintf (stderr, "bench-kernels: path '%s' is not available here\n", argv[2]);
+          return 2;
+        }
+    }
+  size_t n = mib * 1024 * 1024 / 4 / 32 * 32;
+  uint32_t *in = malloc (n * 4), *wide = malloc (n * 4);
+  uint8_t *codes = malloc (n), *codes2 = malloc (n), *scales = malloc (n / 32 + 1), *scales2 = malloc (n / 32 + 1);
+  if (!in || !wide || !codes || !codes2 || !scales || !scales2)
+    {
+      fprintf (stderr, "bench-kernels: out of memory\n");
+      return 1;
+    }
+  unsigned long long s = 0x2143FEDC;
+  for (size_t i = 0; i < n; i++)
+    {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      in[i] = (uint32_t) ((s >> 33) & 0x807FFFFF) | (uint32_t) (100 + (s >> 59)) << 23; /* normal values */
+    }
+  memset (wide, 0, n * 4);
+  memset (codes, 0, n);
+  printf ("bench-kernels: %zu MiB FP32 (%zu elements), one thread, path %s\n", mib, n,
+          mxk_path_name (mxk_current_path ()));
+  double gb = (double) n * 5 / 1e9;
+  double t_sn = TIME (stream_narrow (codes, in, n));
+  double t_sw = TIME (stream_widen (wide, codes, n));
+  printf ("%-26s %8.2f GB/s\n", "stream 4B->1B", gb / t_sn);
+  printf ("%-26s %8.2f GB/s\n", "stream 1B->4B", gb / t_sw);
+
+  static const mx_format_id fmts[] = { MX_E4M3, MX_E5M2, MX_E2M3, MX_E3M2, MX_E2M1, MX_INT8 };
+  static const char *names[] = { "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "int8" };
+  double q[6], dq[6];
+  for (int f = 0; f < 6; f++)
+    {
+      q[f] = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED));
+      dq[f] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, fmts[f], MXK_UNPACKED));
+      printf ("quantize %-5s %12.2f GB/s  %5.2fx stream | dequantize %5.2f GB/s  %5.2fx stream\n",
+              names[f], gb / q[f], t_sn / q[f], gb / dq[f], t_sw / dq[f]);
+    }
+  /* dot over the whole arrays: E4M3 x E4M3 (codes from the quantize above) */
+  mxk_quantize (scales, codes, in, MX_FP32, n, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED);
+  memcpy (codes2, codes, n);
+  memcpy (scales2, scales, n / 32);
+  uint32_t out;
+  double t_dot = TIME (mxk_dot (&out, scales, codes, MX_E4M3, scales2, codes2, MX_E4M3, n, 0));
+  double t_dot2 = TIME (mxk_dot (&out, scales, codes, MX_E2M1, scales2, codes2, MX_INT8, n, 0));
+  printf ("dot e4m3 x e4m3 %11.2f G elements/s\n", (double) n / t_dot / 1e9);
+  printf ("dot e2m1 x int8 %11.2f G elements/s\n", (double) n / t_dot2 / 1e9);
+
+  /* the scalar reference on a 1/16 slice */
+  size_t nr = n / 16 / 32 * 32;
+  double r_q = TIME (mxk_quantize_ref (scales, codes, in, MX_FP32, nr, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED));
+  double r_dq = TIME (mxk_dequantize_ref (wide, MX_FP32, scales, codes, nr, MX_E4M3, MXK_UNPACKED));
+  double r_dot = TIME (mxk_dot_ref (&out, scales, codes, MX_E4M3, scales2, codes2, MX_E4M3, nr, 0));
+  double su_q = (r_q / (double) nr) / (q[0] / (double) n), su_dq = (r_dq / (double) nr) / (dq[0] / (double) n);
+  double su_dot = (r_dot / (double) nr) / (t_dot / (double) n);
+  printf ("speed-up over the scalar reference (e4m3): quantize %.1fx, dequantize %.1fx, dot %.1fx\n",
+          su_q, su_dq, su_dot);
+
+  printf ("key=value\n");
+  printf ("path=%s\n", mxk_path_name (mxk_current_path ()));
+  printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
+  for (int f = 0; f < 6; f++)
+    printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_gbs=%.3f\ndequantize_%s_vs_stream=%.3f\n",
+            names[f], gb / q[f], names[f], t_sn / q[f], names[f], gb / dq[f], names[f], t_sw / dq[f]);
+  printf ("dot_e4m3_gelem_per_s=%.3f\ndot_e2m1_int8_gelem_per_s=%.3f\n", (double) n / t_dot / 1e9, (double) n / t_dot2 / 1e9);
+  printf ("quantize_e4m3_vs_ref=%.1f\ndequantize_e4m3_vs_ref=%.1f\ndot_e4m3_vs_ref=%.1f\n", su_q, su_dq, su_dot);
+  free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);
+  return 0;
+}

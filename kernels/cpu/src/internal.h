@@ -1,0 +1,109 @@
+/* internal.h -- shared by the kernel paths: format parameters (from formats.def), the scalar
+ * element and block routines every path falls back on, packing.  Not installed.
+ * SPDX-License-Identifier: MIT */
+#ifndef MXK_INTERNAL_H
+#define MXK_INTERNAL_H
+#include <string.h>
+#include "mxk.h"
+
+typedef struct
+{
+  int bits, mbits, bias, emin, emax, is_int, is_ieee, is_fn;
+  uint32_t maxmag, signbit;
+  float rcp_max;                      /* fl32(1/max finite), for rceil-fp32 */
+} mxk_fmt;
+
+/* Parameters of an OCP element format, or NULL. */
+const mxk_fmt *mxk__fmt (mx_format_id id);
+
+static inline uint32_t
+mxk__f2u (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+
+static inline float
+mxk__u2f (uint32_t u)
+{
+  float f;
+  memcpy (&f, &u, 4);
+  return f;
+}
+
+/* 2^k as a float, k in -149..127 */
+static inline float
+mxk__pow2f (int k)
+{
+  return k >= -126 ? mxk__u2f ((uint32_t) (k + 127) << 23) : mxk__u2f (1u << (k + 149));
+}
+
+/* 2^k as a double, k in -1022..1023 */
+static inline double
+mxk__pow2d (int k)
+{
+  uint64_t u = (uint64_t) (k + 1023) << 52;
+  double d;
+  memcpy (&d, &u, 8);
+  return d;
+}
+
+/* The shared exponent of a block from its largest FP32 magnitude bits (finite, nonzero);
+ * inline: it runs once per block on every fast path. */
+static inline int
+mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
+{
+  if (rule == MX_SCALE_RCEIL_FP32)
+    {
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): RNE product, then round the exponent up */
+      uint32_t p = mxk__f2u (mxk__u2f (amax) * f->rcp_max);
+      if (p <= 0x00400000u)
+        return -127;                       /* 0 or at most 2^-127 */
+      if (p < 0x00800000u)
+        return -126;                       /* FP32 subnormal above 2^-127 */
+      return (int) (p >> 23) - 127 + ((p & 0x7FFFFF) != 0);
+    }
+  int e = (int) (amax >> 23);
+  int ea = e ? e - 127 : (31 - __builtin_clz (amax)) - 149;
+  return ea - f->emax;
+}
+
+/* One element: FP32 bits (finite) divided by 2^x, rounded, saturated, encoded. */
+uint8_t mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd);
+/* One block, scalar: 32 FP32 bit patterns -> scale and 32 codes. */
+uint8_t mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_rule rule,
+                          mx_rounding rnd);
+/* One element's exact value as a float (NaN codes give sign|0x7FC00000). */
+float mxk__decode (uint8_t code, const mxk_fmt *f);
+/* Exact block dot of 32 pairs, scaled by 2^(sa+sb-254) and rounded to FP32 (RNE). */
+float mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk_fmt *fb,
+                      uint8_t sa, uint8_t sb);
+
+/* Block input as FP32 bits (BF16 widened). */
+static inline void
+mxk__load_block (uint32_t *b, const void *in, mx_format_id in_fmt, size_t blk)
+{
+  if (in_fmt == MX_BF16)
+    for (int i = 0; i < MXK_BLOCK; i++)
+      b[i] = (uint32_t) ((const uint16_t *) in)[blk * MXK_BLOCK + (size_t) i] << 16;
+  else
+    memcpy (b, (const uint32_t *) in + blk * MXK_BLOCK, sizeof (uint32_t) * MXK_BLOCK);
+}
+
+/* Pack/unpack one block's codes; the packed size of a block. */
+size_t mxk__packed_block_bytes (mxk_packing p);
+void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mxk_packing p);
+void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mxk_packing p);
+int mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
+                mx_rounding rnd, mxk_packing packing);
+
+static inline uint32_t
+mxk__bf16_of (uint32_t f32) /* RNE, NaN kept quiet with its sign */
+{
+  if ((f32 & 0x7FFFFFFFu) > 0x7F800000u)
+    return (f32 >> 16) | 0x40;
+  return (f32 + 0x7FFFu + ((f32 >> 16) & 1)) >> 16;
+}
+
+#endif

@@ -1,0 +1,65 @@
+/* mxk_ref.c -- the scalar reference path: one element at a time, the plainest correct code. It
+ * is what the bench's "speed-up over the scalar reference" divides by.
+ * SPDX-License-Identifier: MIT */
+#include "internal.h"
+
+int
+mxk_quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+{
+  if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
+    return -1;
+  const mxk_fmt *f = mxk__fmt (elem);
+  size_t pb = mxk__packed_block_bytes (packing);
+  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+    {
+      uint32_t b[MXK_BLOCK];
+      uint8_t c[MXK_BLOCK];
+      mxk__load_block (b, in, in_fmt, blk);
+      scales[blk] = mxk__quant_block (c, b, f, rule, rnd);
+      mxk__pack_block (codes + blk * pb, c, packing);
+    }
+  return 0;
+}
+
+int
+mxk_dequantize_ref (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
+                    size_t n, mx_format_id elem, mxk_packing packing)
+{
+  const mxk_fmt *f = mxk__fmt (elem);
+  if (!f || n % MXK_BLOCK || (out_fmt != MX_FP32 && out_fmt != MX_BF16)
+      || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing))
+    return -1;
+  size_t pb = mxk__packed_block_bytes (packing);
+  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+    {
+      uint8_t c[MXK_BLOCK];
+      mxk__unpack_block (c, codes + blk * pb, packing);
+      float s = scales[blk] == 0xFF ? 0.0f : mxk__pow2f ((int) scales[blk] - 127);
+      for (int i = 0; i < MXK_BLOCK; i++)
+        {
+          uint32_t v = scales[blk] == 0xFF ? 0x7FC00000u : mxk__f2u (mxk__decode (c[i], f) * s);
+          size_t j = blk * MXK_BLOCK + (size_t) i;
+          if (out_fmt == MX_BF16)
+            ((uint16_t *) out)[j] = (uint16_t) mxk__bf16_of (v);
+          else
+            ((uint32_t *) out)[j] = v;
+        }
+    }
+  return 0;
+}
+
+int
+mxk_dot_ref (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
+             const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
+{
+  const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
+  if (!pa || !pb || n % MXK_BLOCK)
+    return -1;
+  float acc = mxk__u2f (cin);
+  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+    acc = acc + mxk__block_dot (a + blk * MXK_BLOCK, pa, b + blk * MXK_BLOCK, pb, sa[blk], sb[blk]);
+  uint32_t r = mxk__f2u (acc);
+  *out = (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : r;
+  return 0;
+}

@@ -1,0 +1,392 @@
+/* tkernels -- the CPU kernels (libmxk) against libmxgold, bit for bit, on every path this CPU
+ * runs (ref, generic, avx2, avx512; others reported as not run):
+ *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
+ *             x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
+ *             format with NaN, Inf, zeros and subnormals mixed in
+ *   dequantize: every scale x every code of every format, to FP32 and BF16
+ *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
+ *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
+ * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
+ * SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+#include "mxk.h"
+#include "mxv.h"
+#include "tests.h"
+
+static long n;
+static const mx_rounding rnds[] = { MX_RNE, MX_RNA, MX_RTZ, MX_RUP, MX_RDN };
+static mxk_path paths[MXK_PATH_COUNT];
+static int npaths;
+
+static const mx_format *E8M0;
+
+/* golden quantize of nb blocks (in: FP32 or BF16 patterns) */
+static void
+golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, size_t nb,
+          mx_format_id elem, mx_scale_rule rule, mx_rounding rnd)
+{
+  mx_policy p = mx_policy_default ();
+  p.rounding = rnd;
+  p.scale_rule = rule;
+  for (size_t b = 0; b < nb; b++)
+    {
+      uint64_t x[32], s, c[32];
+      for (int i = 0; i < 32; i++)
+        x[i] = infmt == MX_BF16 ? ((const uint16_t *) in)[b * 32 + (size_t) i]
+                                : ((const uint32_t *) in)[b * 32 + (size_t) i];
+      mx_quantize (&s, c, NULL, mx_format_get (elem), E8M0, mx_format_get (infmt), x, 32, NULL, &p);
+      scales[b] = (uint8_t) s;
+      for (int i = 0; i < 32; i++)
+        codes[b * 32 + (size_t) i] = (uint8_t) c[i];
+    }
+}
+
+static void
+pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mxk_packing p)
+{
+  uint8_t tmp[32];
+  size_t pb = p == MXK_FP4_LO_FIRST ? 16 : p == MXK_FP6_3BYTE ? 24 : 32;
+  for (size_t b = 0; b < nb; b++)
+    {
+      memcpy (tmp, codes + b * 32, 32);
+      if (p == MXK_FP4_LO_FIRST)
+        for (int i = 0; i < 16; i++)
+          dst[b * pb + (size_t) i] = (uint8_t) ((tmp[2 * i] & 0xF) | (tmp[2 * i + 1] & 0xF) << 4);
+      else if (p == MXK_FP6_3BYTE)
+        for (int i = 0; i < 8; i++)
+          {
+            uint32_t w = (uint32_t) tmp[4 * i] | (uint32_t) tmp[4 * i + 1] << 6
+                         | (uint32_t) tmp[4 * i + 2] << 12 | (uint32_t) tmp[4 * i + 3] << 18;
+            dst[b * pb + 3 * (size_t) i] = (uint8_t) w;
+            dst[b * pb + 3 * (size_t) i + 1] = (uint8_t) (w >> 8);
+            dst[b * pb + 3 * (size_t) i + 2] = (uint8_t) (w >> 16);
+          }
+      else
+        memcpy (dst + b * 32, tmp, 32);
+    }
+}
+
+/* every path's quantize of the same input against the golden result */
+static void
+check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_scale_rule rule,
+         mx_rounding rnd, const char *what)
+{
+  static uint8_t gs[4096], gc[4096 * 32], ks[4096], kc[4096 * 32], gp[4096 * 32];
+  golden_q (gs, gc, in, infmt, nb, elem, rule, rnd);
+  const mx_format *f = mx_format_get (elem);
+  mxk_packing pk = f->bits == 4 ? MXK_FP4_LO_FIRST : f->bits == 6 ? MXK_FP6_3BYTE : MXK_UNPACKED;
+  pack_all (gp, gc, nb, pk);
+  size_t pbytes = nb * (pk == MXK_FP4_LO_FIRST ? 16 : pk == MXK_FP6_3BYTE ? 24 : 32);
+  for (int p = 0; p < npaths; p++)
+    {
+      mxk_use_path (paths[p]);
+      for (int packed = 0; packed < 2; packed++)
+        {
+          mxk_packing use = packed ? pk : MXK_UNPACKED;
+          if (packed && pk == MXK_UNPACKED)
+            continue;
+          int rc = mxk_quantize (ks, kc, in, infmt, nb * 32, elem, rule, rnd, use);
+          n++;
+          const uint8_t *want = packed ? gp : gc;
+          size_t bytes = packed ? pbytes : nb * 32;
+          int ok = rc == 0 && memcmp (ks, gs, nb) == 0 && memcmp (kc, want, bytes) == 0;
+          CHECK (ok, "quantize %s %s %s %s %s path %s%s", what, f->name, mx_rounding_name (rnd),
+                 mx_scale_rule_name (rule), infmt == MX_BF16 ? "bf16" : "fp32",
+                 mxk_path_name (paths[p]), packed ? " packed" : "");
+          if (!ok && failures <= 3)
+            for (size_t b = 0; b < nb; b++)
+              if (ks[b] != gs[b] || memcmp (kc + b * 32, gc + b * 32, 32))
+                {
+                  fprintf (stderr, "  block %zu: scale %02X/%02X\n  in:", b, ks[b], gs[b]);
+                  for (int i = 0; i < 32; i++)
+                    fprintf (stderr, " %08X", infmt == MX_BF16 ? (unsigned) ((const uint16_t *) in)[b * 32 + (size_t) i]
+                                                              : ((const uint32_t *) in)[b * 32 + (size_t) i]);
+                  fprintf (stderr, "\n  kernel/golden:");
+                  for (int i = 0; i < 32; i++)
+                    if (kc[b * 32 + (size_t) i] != gc[b * 32 + (size_t) i])
+                      fprintf (stderr, " [%d] %02X/%02X", i, kc[b * 32 + (size_t) i], gc[b * 32 + (size_t) i]);
+                  fprintf (stderr, "\n");
+                  break;
+                }
+        }
+    }
+}
+
+static uint32_t
+rand_f32 (rng *r, int top)
+{
+  uint64_t x = rng_next (r);
+  switch (x % 16)
+    {
+    case 0: return (uint32_t) (x >> 8) & 0x80000000u;
+    case 1: return (uint32_t) (x >> 8) & 0x807FFFFFu;
+    default:
+      {
+        int e = top - (int) ((x >> 40) % 30);
+        e = e < 1 ? 1 : e;
+        uint32_t frac = (uint32_t) (x >> 8) & 0x7FFFFF;
+        if ((x >> 60) % 4 == 0)
+          frac &= 0x7F0000;
+        return (uint32_t) (x >> 63) << 31 | (uint32_t) e << 23 | frac;
+      }
+    }
+}
+
+/*--------------------------------------------------------------- vectors -*/
+typedef struct { long files, cases; } vstat;
+
+static int
+vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned long line)
+{
+  vstat *v = ctx;
+  mx_policy ocp = mx_policy_default ();
+  (void) line;
+  if (h->k != 32 || h->scale != E8M0)
+    return 77;
+  if (h->op == MXV_QUANTIZE)
+    {
+      if ((h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16))
+          || (h->pol.scale_rule != MX_SCALE_FLOOR && h->pol.scale_rule != MX_SCALE_RCEIL_FP32)
+          || (h->pol.rounding != MX_RNE && h->pol.rounding != MX_RNA && h->pol.rounding != MX_RTZ
+              && h->pol.rounding != MX_RUP && h->pol.rounding != MX_RDN)
+          || h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
+          || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
+          || h->pol.subnormals != ocp.subnormals || h->pol.zero_scale != 0
+          || h->packing == MXV_FP4_J_J16)
+        return 77;
+      uint32_t in32[32];
+      uint16_t in16[32];
+      for (int i = 0; i < 32; i++)
+        in32[i] = (uint32_t) c->in[i], in16[i] = (uint16_t) c->in[i];
+      for (int p = 0; p < npaths; p++)
+        {
+          uint8_t s, k[32], want[32];
+          mxk_use_path (paths[p]);
+          mxk_packing pk = h->packing == MXV_FP4_LO_FIRST ? MXK_FP4_LO_FIRST
+                           : h->packing == MXV_FP6_3BYTE ? MXK_FP6_3BYTE : MXK_UNPACKED;
+          mxk_quantize (&s, k, h->in == mx_format_get (MX_BF16) ? (const void *) in16 : in32,
+                        h->in == mx_format_get (MX_BF16) ? MX_BF16 : MX_FP32, 32,
+                        (mx_format_id) (h->elem - mx_format_get (MX_E4M3)), h->pol.scale_rule,
+                        h->pol.rounding, pk);
+          uint8_t codes[32];
+          for (int i = 0; i < 32; i++)
+            codes[i] = (uint8_t) c->codes[i];
+          pack_all (want, codes, 1, pk);
+          n++;
+          CHECK (s == c->scale && memcmp (k, want, pk == MXK_FP4_LO_FIRST ? 16 : pk == MXK_FP6_3BYTE ? 24 : 32) == 0,
+                 "%s:%lu path %s", file, line, mxk_path_name (paths[p]));
+        }
+    }
+  else if (h->op == MXV_DEQUANTIZE)
+    {
+      if (h->pol.rounding != MX_RNE || (h->out != mx_format_get (MX_FP32) && h->out != mx_format_get (MX_BF16))
+          || h->packing != MXV_UNPACKED)
+        return 77;
+      uint8_t s = (uint8_t) c->scale, codes[32];
+      for (int i = 0; i < 32; i++)
+        codes[i] = (uint8_t) c->codes[i];
+      int bf = h->out == mx_format_get (MX_BF16);
+      for (int p = 0; p < npaths; p++)
+        {
+          uint32_t o32[32];
+          uint16_t o16[32];
+          mxk_use_path (paths[p]);
+          mxk_dequantize (bf ? (void *) o16 : (void *) o32, bf ? MX_BF16 : MX_FP32, &s, codes, 32,
+                          (mx_format_id) (h->elem - mx_format_get (MX_E4M3)), MXK_UNPACKED);
+          int ok = 1;
+          for (int i = 0; i < 32; i++)
+            ok &= (bf ? o16[i] : o32[i]) == c->out[i];
+          n++;
+          CHECK (ok, "%s:%lu path %s", file, line, mxk_path_name (paths[p]));
+        }
+    }
+  else if (h->op == MXV_DOT)
+    {
+      if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->dp.rounding != MX_RNE || h->out != mx_format_get (MX_FP32))
+        return 77;
+      uint8_t sa[MXV_MAX_NB], sb[MXV_MAX_NB], a[MXV_MAX_K], b[MXV_MAX_K];
+      for (size_t j = 0; j < h->nblocks; j++)
+        sa[j] = (uint8_t) c->scale_a[j], sb[j] = (uint8_t) c->scale_b[j];
+      for (size_t i = 0; i < h->nblocks * 32; i++)
+        a[i] = (uint8_t) c->codes[i], b[i] = (uint8_t) c->codes_b[i];
+      mx_format_id fa = (mx_format_id) (h->elem - mx_format_get (MX_E4M3));
+      mx_format_id fb = (mx_format_id) ((h->elem_b ? h->elem_b : h->elem) - mx_format_get (MX_E4M3));
+      for (int p = 0; p < npaths; p++)
+        {
+          uint32_t o;
+          mxk_use_path (paths[p]);
+          mxk_dot (&o, sa, a, fa, sb, b, fb, h->nblocks * 32, (uint32_t) c->in[0]);
+          n++;
+          CHECK (o == c->out[0], "%s:%lu path %s: %08X vs %08llX", file, line,
+                 mxk_path_name (paths[p]), o, (unsigned long long) c->out[0]);
+        }
+    }
+  else
+    return 77;
+  v->cases++;
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *which = argc > 1 ? argv[1] : "all";
+  long nrand = argc > 2 ? atol (argv[2]) : 1000000;
+  const char *vdir = argc > 3 ? argv[3] : NULL;
+  E8M0 = mx_format_get (MX_E8M0);
+  for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)
+    if (mxk_path_supported ((mxk_path) p))
+      paths[npaths++] = (mxk_path) p;
+    else
+      printf ("tkernels: path %s is not supported on this CPU: not run\n", mxk_path_name ((mxk_path) p));
+  rng r = { test_seed () ^ (uint64_t) strlen (which) };
+
+  for (int fi = 0; fi < N_ELEM; fi++)
+    {
+      mx_format_id elem = elem_ids[fi];
+      if (strcmp (which, "all") != 0 && strcmp (which, mx_format_get (elem)->name) != 0)
+        continue;
+      /* every BF16 input: consecutive, strided, and beside anchors */
+      static uint16_t bf[65536], arr[65536];
+      for (uint32_t i = 0; i < 65536; i++)
+        bf[i] = (uint16_t) i;
+      for (int arrangement = 0; arrangement < 3; arrangement++)
+        {
+          for (uint32_t i = 0; i < 65536; i++)
+            arr[i] = arrangement == 0 ? bf[i] : arrangement == 1 ? bf[(i * 2053u) & 0xFFFF]
+                     : (i % 32 == 0 ? (uint16_t) (0x3F80 + ((i / 32) % 64) * 0x80) : bf[i]);
+          for (int rule = 0; rule < 2; rule++)
+            for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
+              check_q (arr, MX_BF16, 2048, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR,
+                         rnds[m], arrangement == 0 ? "bf16-all" : arrangement == 1 ? "bf16-strided" : "bf16-anchored");
+        }
+      /* random FP32 blocks, in batches of 1024 */
+      static uint32_t in[1024 * 32];
+      for (long done = 0; done < nrand; done += 1024)
+        {
+          uint64_t x = rng_next (&r);
+          for (int b = 0; b < 1024; b++)
+            {
+              int top = 1 + (int) (rng_next (&r) % 254);
+              for (int i = 0; i < 32; i++)
+                in[b * 32 + i] = rand_f32 (&r, top);
+              uint64_t y = rng_next (&r);
+              if (y % 32 == 0)
+                in[b * 32 + (int) ((y >> 8) % 32)] = (y >> 16) & 1 ? 0x7F800000u | (uint32_t) ((y >> 17) & 1) << 31 : 0x7FC00000u;
+              if (y % 61 == 1)
+                for (int i = 0; i < 32; i++)
+                  in[b * 32 + i] &= 0x807FFFFFu; /* zeros and subnormals only */
+            }
+          check_q (in, MX_FP32, 1024, elem, x & 1 ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR,
+                   rnds[(x >> 1) % 5], "random");
+        }
+      /* dequantize: every scale x every code */
+      {
+        const mx_format *f = mx_format_get (elem);
+        size_t ncodes = (size_t) 1 << f->bits, nb = 256 * ((ncodes + 31) / 32);
+        static uint8_t sc[256 * 8], cd[256 * 8 * 32];
+        static uint32_t o32[256 * 8 * 32], g32[256 * 8 * 32];
+        static uint16_t o16[256 * 8 * 32];
+        size_t blk = 0;
+        for (int s = 0; s < 256; s++)
+          for (size_t base = 0; base < ncodes; base += 32, blk++)
+            {
+              sc[blk] = (uint8_t) s;
+              for (int i = 0; i < 32; i++)
+                cd[blk * 32 + (size_t) i] = (uint8_t) ((base + (size_t) i) % ncodes);
+            }
+        for (int bfo = 0; bfo < 2; bfo++)
+          {
+            const mx_format *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
+            for (size_t b = 0; b < nb; b++)
+              {
+                uint64_t c64[32], o64[32];
+                for (int i = 0; i < 32; i++)
+                  c64[i] = cd[b * 32 + (size_t) i];
+                mx_dequantize (o64, of, sc[b], c64, f, E8M0, 32, MX_RNE);
+                for (int i = 0; i < 32; i++)
+                  g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
+              }
+            for (int p = 0; p < npaths; p++)
+              {
+                mxk_use_path (paths[p]);
+                mxk_dequantize (bfo ? (void *) o16 : (void *) o32, bfo ? MX_BF16 : MX_FP32, sc, cd,
+                                nb * 32, elem, MXK_UNPACKED);
+                int ok = 1;
+                for (size_t i = 0; i < nb * 32 && ok; i++)
+                  ok = (bfo ? o16[i] : o32[i]) == g32[i];
+                n++;
+                CHECK (ok, "dequantize %s to %s path %s", f->name, of->name, mxk_path_name (paths[p]));
+              }
+          }
+      }
+      /* dot: random block pairs against the golden block-fp32 model (rne) */
+      for (int fj = 0; fj < N_ELEM; fj++)
+        for (int it = 0; it < 3000; it++)
+          {
+            mx_format_id fb = elem_ids[fj];
+            size_t nb = 1 + rng_below (&r, 4);
+            uint64_t sa[4], sb[4], a[128], b[128], g;
+            uint8_t sa8[4], sb8[4], a8[128], b8[128];
+            for (size_t j = 0; j < nb; j++)
+              {
+                uint64_t y = rng_next (&r);
+                sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
+                sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
+                sa8[j] = (uint8_t) sa[j], sb8[j] = (uint8_t) sb[j];
+              }
+            for (size_t i = 0; i < nb * 32; i++)
+              {
+                uint64_t z = rng_next (&r);
+                a[i] = z & ((1u << mx_format_get (elem)->bits) - 1);
+                b[i] = (z >> 8) & ((1u << mx_format_get (fb)->bits) - 1);
+                a8[i] = (uint8_t) a[i], b8[i] = (uint8_t) b[i];
+              }
+            uint32_t cin = it % 3 == 0 ? 0 : (uint32_t) rng_next (&r);
+            mx_dot_policy dp = mx_dot_policy_default ();
+            dp.accum = MX_ACCUM_BLOCK_FP32;
+            mx_dot (&g, mx_format_get (MX_FP32), sa, a, mx_format_get (elem), sb, b,
+                    mx_format_get (fb), E8M0, 32, nb, cin, &dp);
+            for (int p = 0; p < npaths; p++)
+              {
+                uint32_t o;
+                mxk_use_path (paths[p]);
+                mxk_dot (&o, sa8, a8, elem, sb8, b8, fb, nb * 32, cin);
+                n++;
+                CHECK (o == g, "dot %s x %s nb %zu path %s: %08X vs %08llX", mx_format_get (elem)->name,
+                       mx_format_get (fb)->name, nb, mxk_path_name (paths[p]), o, (unsigned long long) g);
+              }
+          }
+    }
+
+  if (vdir)
+    {
+      /* every applicable committed vector file through every path */
+      static const char *globs[] = { "ocp/quantize", "ocp/dequantize", "ocp/dot", "profiles/torchao-rceil",
+                                     "profiles/microxcaling" };
+      vstat v = { 0, 0 };
+      char cmd[1024];
+      for (size_t g = 0; g < sizeof globs / sizeof globs[0]; g++)
+        {
+          snprintf (cmd, sizeof cmd, "ls %s/%s/*.mxv 2>/dev/null", vdir, globs[g]);
+          FILE *ls = popen (cmd, "r");
+          char path[1024];
+          while (ls && fgets (path, sizeof path, ls))
+            {
+              path[strcspn (path, "\n")] = 0;
+              long before = v.cases;
+              int rc = mxv_each_case (path, vcase, &v);
+              if (rc == 0 && v.cases > before)
+                v.files++;
+              else if (rc != 77)
+                CHECK (0, "%s: rc %d", path, rc);
+            }
+          if (ls)
+            pclose (ls);
+        }
+      printf ("tkernels: %ld committed vector files (%ld cases) through %d paths\n", v.files, v.cases, npaths);
+      CHECK (v.files >= 80, "only %ld vector files applied", v.files);
+    }
+  return finish ("tkernels", n);
+}
