@@ -79,10 +79,19 @@ $bin/mxsim --unit mac --random 20000 --stalls 25 | tail -2
 t5=$(date +%s)
 
 echo
+echo "== CPU kernels: every path this CPU runs against the golden model, then their speed"
+t6=$(date +%s)
+$bin/tkernels e4m3 100000 | tail -2
+$bin/tkernels int8 20000 | tail -1
+$bin/tkernels none 0 vectors | tail -2
+t7=$(date +%s)
+
+echo
 echo "== bench"
 $bin/bench-golden 1000000 | tee build/bench-golden.txt | sed -n '1,11p'
 $bin/bench-gen | tee build/bench-gen.txt | sed -n '1,4p'
 $bin/bench-cosim | tee build/bench-cosim.txt | grep -v '^key=value' | grep -v '='
+$bin/bench-kernels 256 | tee build/bench-kernels.txt | sed -n '1,12p'
 
 echo
 echo "== summary"
@@ -94,5 +103,7 @@ printf '%-34s %s\n' "conformance suite" "$(wc -l < vectors/MANIFEST) files, $sam
 printf '%-34s %s\n' "dot block pairs/s (exact, one core)" "$(grep '^golden_dot_exact_block_pairs_per_s=' build/bench-golden.txt | cut -d= -f2)"
 printf '%-34s %s\n' "RTL co-simulation" "$rtl_files vector files + 120k random blocks, $rtl_fail failures, $((t5 - t4)) s"
 printf '%-34s %s\n' "co-sim elements/s (quantize, mac)" "$(grep '^cosim_quantize_elements_per_s=' build/bench-cosim.txt | cut -d= -f2), $(grep '^cosim_mac_elements_per_s=' build/bench-cosim.txt | cut -d= -f2)"
-echo "CPU and CUDA kernels: not built yet (issue 6)"
+kv() { grep "^$1=" build/bench-kernels.txt | cut -d= -f2; }
+printf '%-34s %s\n' "CPU kernels ($(kv path))" "bit-exact on every path (validated in $((t7 - t6)) s)"
+printf '%-34s %s\n' "kernels vs stream (q e4m3, dq e4m3)" "$(kv quantize_e4m3_vs_stream), $(kv dequantize_e4m3_vs_stream); dot $(kv dot_e4m3_gelem_per_s) G elem/s"
 [ "$rtl_fail" = 0 ]
