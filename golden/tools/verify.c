@@ -484,8 +484,8 @@ out:
   return rc;
 }
 
-int
-mxv_compute_file (const char *path, FILE *out)
+static int
+each_case (const char *path, mxv_case_fn fn, void *ctx, int want)
 {
   static mxv_header h;
   static mxv_case c;
@@ -506,55 +506,7 @@ mxv_compute_file (const char *path, FILE *out)
     {
       int has_flags;
       memset (&c, 0, sizeof c);
-      if (parse_case (&r, &h, &c, 2, &has_flags) != 0)
-        {
-          rc = 2;
-          break;
-        }
-      mxv_compute (&h, &c);
-      mxv_field f[MXV_MAX_FIELDS];
-      uint64_t packed[MXV_MAX_K], flags = c.flags;
-      if (h.packing != MXV_UNPACKED)
-        mxv_pack (&h, c.codes, packed);
-      int nf = mxv_fields (&h, &c, packed, f), first = 1;
-      for (int i = 0; i < nf; i++)
-        if (f[i].output)
-          for (size_t j = 0; j < f[i].count; j++, first = 0)
-            fprintf (out, first ? "%0*llX" : " %0*llX", f[i].width,
-                     (unsigned long long) (f[i].v ? f[i].v[j] : flags));
-      fputc ('\n', out);
-      s = rd_next (&r, NULL, NULL);
-      if (s == 2)
-        rc = 2;
-    }
-  rd_close (&r);
-  fflush (out);
-  return rc;
-}
-
-int
-mxv_each_case (const char *path, mxv_case_fn fn, void *ctx)
-{
-  static mxv_header h;
-  static mxv_case c;
-  reader r;
-  char err[256];
-  int saw = 0, rc = 0;
-  mxv_header_init (&h);
-  if (rd_open (&r, path) != 0)
-    return 2;
-  int s = rd_next (&r, &h, &saw);
-  if (s == 2)
-    rc = 2;
-  else if (!saw)
-    rc = bad (&r, "%s%s", "no header (expected '# key: value' lines first)", "");
-  else if (mxv_header_validate (&h, err, sizeof err) != 0)
-    rc = bad (&r, "header: %s%s", err, "");
-  while (rc == 0 && s == 1)
-    {
-      int has_flags;
-      memset (&c, 0, sizeof c);
-      if (parse_case (&r, &h, &c, 1, &has_flags) != 0)
+      if (parse_case (&r, &h, &c, want, &has_flags) != 0)
         {
           rc = 2;
           break;
@@ -568,5 +520,50 @@ mxv_each_case (const char *path, mxv_case_fn fn, void *ctx)
         }
     }
   rd_close (&r);
+  return rc;
+}
+
+int
+mxv_each_case (const char *path, mxv_case_fn fn, void *ctx)
+{
+  return each_case (path, fn, ctx, 1);
+}
+
+/* Full lines or lines with the inputs only. */
+static int
+mxv_each_case_inputs (const char *path, mxv_case_fn fn, void *ctx)
+{
+  return each_case (path, fn, ctx, 2);
+}
+
+/* mxv_compute_file: every case's computed outputs as a bare output line. */
+static int
+print_outputs (void *ctx, const mxv_header *hc, mxv_case *c, const char *file, unsigned long line)
+{
+  FILE *out = ctx;
+  mxv_header h = *hc;
+  mxv_field f[MXV_MAX_FIELDS];
+  uint64_t packed[MXV_MAX_K], flags;
+  (void) file;
+  (void) line;
+  mxv_compute (&h, c);
+  flags = c->flags;
+  if (h.packing != MXV_UNPACKED)
+    mxv_pack (&h, c->codes, packed);
+  int nf = mxv_fields (&h, c, packed, f), first = 1;
+  for (int i = 0; i < nf; i++)
+    if (f[i].output)
+      for (size_t j = 0; j < f[i].count; j++, first = 0)
+        fprintf (out, first ? "%0*llX" : " %0*llX", f[i].width,
+                 (unsigned long long) (f[i].v ? f[i].v[j] : flags));
+  fputc ('\n', out);
+  return 0;
+}
+
+int
+mxv_compute_file (const char *path, FILE *out)
+{
+  int rc = mxv_each_case_inputs (path, print_outputs, out);
+  fflush (out);
   return rc;
 }

@@ -97,6 +97,13 @@ void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mxk_packing p);
 void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mxk_packing p);
 int mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
                 mx_rounding rnd, mxk_packing packing);
+/* The arguments of a dequantize call: 0 or -1. */
+static inline int
+mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mxk_packing packing)
+{
+  return (out_fmt != MX_FP32 && out_fmt != MX_BF16)
+         || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing) ? -1 : 0;
+}
 
 static inline uint32_t
 mxk__bf16_of (uint32_t f32) /* RNE, NaN kept quiet with its sign */

@@ -67,8 +67,7 @@ mxk_dequantize_generic (void *out, mx_format_id out_fmt, const uint8_t *scales,
                         const uint8_t *codes, size_t n, mx_format_id elem, mxk_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
-  if (!f || n % MXK_BLOCK || (out_fmt != MX_FP32 && out_fmt != MX_BF16)
-      || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing))
+  if (mxk__check_dq (out_fmt, n, elem, packing))
     return -1;
   float lut[256];
   for (int c = 0; c < (1 << f->bits); c++)
