@@ -138,15 +138,6 @@ mxk__decode (uint8_t code, const mxk_fmt *f)
   return mxk__u2f (mxk__f2u (v) | s);
 }
 
-/* Pairs whose exact block sum can exceed double's 53 bits. */
-static int
-wide_pair (const mxk_fmt *fa, const mxk_fmt *fb)
-{
-  int a5 = fa == mxk__fmt (MX_E5M2), b5 = fb == mxk__fmt (MX_E5M2);
-  int a4 = fa == mxk__fmt (MX_E4M3), b4 = fb == mxk__fmt (MX_E4M3);
-  return (a5 && (b5 || b4)) || (b5 && a4);
-}
-
 /* Round an exact integer sum * 2^k once to FP32 (through a double rounded to odd). */
 static float
 round_i128 (__int128 s, int k)
@@ -170,7 +161,7 @@ mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk
   if (sa == 0xFF || sb == 0xFF)
     return mxk__u2f (0x7FC00000u);
   int k = (int) sa + (int) sb - 254;
-  if (wide_pair (fa, fb))
+  if (mxk__wide_pair ((mx_format_id) (fa - mxk__fmt (MX_E4M3)), (mx_format_id) (fb - mxk__fmt (MX_E4M3))))
     {
       /* exact in 128-bit integers (lsb 2^-32); specials through the double path below */
       __int128 s = 0;

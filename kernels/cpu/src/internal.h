@@ -76,6 +76,14 @@ uint8_t mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, m
                           mx_rounding rnd);
 /* One element's exact value as a float (NaN codes give sign|0x7FC00000). */
 float mxk__decode (uint8_t code, const mxk_fmt *f);
+/* Element pairs whose exact block sum can exceed a double's 53 bits (E5M2 x E5M2, E5M2 x E4M3):
+ * the dot paths sum them in 128-bit integers instead. */
+static inline int
+mxk__wide_pair (mx_format_id a, mx_format_id b)
+{
+  return (a == MX_E5M2 && (b == MX_E5M2 || b == MX_E4M3)) || (b == MX_E5M2 && a == MX_E4M3);
+}
+
 /* Exact block dot of 32 pairs, scaled by 2^(sa+sb-254) and rounded to FP32 (RNE). */
 float mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk_fmt *fb,
                       uint8_t sa, uint8_t sb);

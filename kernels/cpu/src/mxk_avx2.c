@@ -231,7 +231,7 @@ mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id f
   const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
   if (!pa || !pb || n % MXK_BLOCK)
     return -1;
-  int wide = (fa == MX_E5M2 && (fb == MX_E5M2 || fb == MX_E4M3)) || (fb == MX_E5M2 && fa == MX_E4M3);
+  int wide = mxk__wide_pair (fa, fb);
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {

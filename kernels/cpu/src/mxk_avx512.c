@@ -252,7 +252,7 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
   const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
   if (!pa || !pb || n % MXK_BLOCK)
     return -1;
-  int wide = (fa == MX_E5M2 && (fb == MX_E5M2 || fb == MX_E4M3)) || (fb == MX_E5M2 && fa == MX_E4M3);
+  int wide = mxk__wide_pair (fa, fb);
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -282,46 +282,6 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
 }
 
 #else /* no AVX-512 in this build: the generic path */
-/* RNE only, a shorter exact route: |t| = |x| / 2^x by subtracting x from the FP32 exponent
- * field (lanes whose field would drop below 1 are far below half the smallest element
- * subnormal and round to 0); normal-range results round to mbits with the integer carry trick
- * and become codes by subtracting the bias difference; subnormal-range results (and INT8) are
- * rounded by an FP32 add of 2^(q+23), whose RNE happens at exactly the element's quantum 2^q. */
-static inline __m512i
-lanes_rne (__m512i b, int x, const mxk_fmt *f)
-{
-  const __m512i zero = _mm512_setzero_si512 ();
-  __m512i u = _mm512_and_si512 (b, _mm512_set1_epi32 (0x7FFFFFFF));
-  __mmask16 ks = _mm512_test_epi32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u));
-  __m512i ef = _mm512_sub_epi32 (_mm512_srli_epi32 (u, 23), _mm512_set1_epi32 (x));
-  __mmask16 kvalid = _mm512_cmpgt_epi32_mask (ef, zero) & _mm512_test_epi32_mask (u, u);
-  __m512i t = _mm512_sub_epi32 (u, _mm512_set1_epi32 ((int) ((uint32_t) x << 23)));
-  __m512i mag;
-  if (f->is_int)
-    {
-      /* N = RNE(|t| * 64): the add of 1.5 * 2^23 rounds at the integer quantum */
-      const float magic = 12582912.0f;
-      __m512 g = _mm512_add_ps (_mm512_mul_ps (_mm512_castsi512_ps (t), _mm512_set1_ps (64.0f)), _mm512_set1_ps (magic));
-      mag = _mm512_sub_epi32 (_mm512_castps_si512 (g), _mm512_set1_epi32 ((int) mxk__f2u (magic)));
-    }
-  else
-    {
-      int sh = 23 - f->mbits;
-      __m512i r = _mm512_add_epi32 (_mm512_add_epi32 (t, _mm512_set1_epi32 ((1 << (sh - 1)) - 1)),
-                                    _mm512_and_si512 (_mm512_srli_epi32 (t, (unsigned) sh), _mm512_set1_epi32 (1)));
-      __m512i cn = _mm512_sub_epi32 (_mm512_srli_epi32 (r, (unsigned) sh), _mm512_set1_epi32 ((127 - f->bias) << f->mbits));
-      float c = mxk__pow2f (f->emin - f->mbits + 23);
-      __m512i ns = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), _mm512_set1_ps (c))),
-                                     _mm512_set1_epi32 ((int) mxk__f2u (c)));
-      __mmask16 knorm = _mm512_cmpge_epi32_mask (ef, _mm512_set1_epi32 (f->emin + 127));
-      mag = _mm512_mask_blend_epi32 (knorm, ns, cn);
-    }
-  mag = _mm512_maskz_mov_epi32 (kvalid, _mm512_min_epu32 (mag, _mm512_set1_epi32 ((int) f->maxmag)));
-  if (f->is_int)
-    return _mm512_mask_sub_epi32 (mag, ks, zero, mag);
-  return _mm512_mask_or_epi32 (mag, ks, mag, _mm512_set1_epi32 ((int) f->signbit));
-}
-
 int
 mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
