@@ -74,44 +74,224 @@ lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
   return _mm512_mask_or_epi32 (mag, ks, mag, f->signbit);
 }
 
-/* RNE only, a shorter exact route: |t| = |x| / 2^x by subtracting x from the FP32 exponent
- * field (lanes whose field would drop below 1 are far below half the smallest element
- * subnormal and round to 0); normal-range results round to mbits with the integer carry trick
- * and become codes by subtracting the bias difference; subnormal-range results (and INT8) are
- * rounded by an FP32 add of 2^(q+23), whose RNE happens at exactly the element's quantum 2^q. */
-static inline __m512i
-lanes_rne (__m512i b, int x, const mxk_fmt *f)
+/* RNE only, a shorter exact route, for blocks whose scale exponent x lies in -100..127.
+ * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field; lanes whose field would
+ * not stay positive (zeros, FP32 subnormals when x < 0, values below 2^(x-126)) are below
+ * 2^-26 and round to 0, so one unsigned compare against thr masks them all.  The element
+ * rounding is one FP32 add of a magic 2^(E'+23-mbits), E' = max(exponent of t, emin): the add
+ * rounds to nearest-even at exactly the element quantum 2^(E'-mbits), normal and subnormal
+ * alike; subtracting the magic back is exact.  Multiplying by 2^(bias-127) (exact: the element
+ * grid maps onto the FP32 grid) leaves the element code in the FP32 bits above bit 23-mbits.
+ * INT8: t*64 by the same exponent subtraction, rounded at the integer quantum by adding
+ * 1.5*2^23. */
+typedef struct
 {
-  const __m512i zero = _mm512_setzero_si512 ();
-  __m512i u = _mm512_and_si512 (b, _mm512_set1_epi32 (0x7FFFFFFF));
-  __mmask16 ks = _mm512_test_epi32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u));
-  __m512i ef = _mm512_sub_epi32 (_mm512_srli_epi32 (u, 23), _mm512_set1_epi32 (x));
-  __mmask16 kvalid = _mm512_cmpgt_epi32_mask (ef, zero) & _mm512_test_epi32_mask (u, u);
-  __m512i t = _mm512_sub_epi32 (u, _mm512_set1_epi32 ((int) ((uint32_t) x << 23)));
-  __m512i mag;
-  if (f->is_int)
+  __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff;
+  __m128i maxmag8, signbit8;
+  __m512 magic, rcp;
+  int sh, is_int;
+} rnek;
+
+static inline rnek
+rne_consts (const mxk_fmt *f, mx_scale_rule rule)
+{
+  rnek k;
+  k.expm = _mm512_set1_epi32 (0x7F800000);
+  k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
+  k.rcp = _mm512_set1_ps (f->rcp_max);
+  k.absm = _mm512_set1_epi32 (0x7FFFFFFF);
+  k.eminf = _mm512_set1_epi32 (f->emin + 127);
+  uint32_t tm[32] = { 0 }, tx[32] = { 0 };
+  for (int e = f->emin; !f->is_int && e <= f->emax; e++)
     {
-      /* N = RNE(|t| * 64): the add of 1.5 * 2^23 rounds at the integer quantum */
-      const float magic = 12582912.0f;
-      __m512 g = _mm512_add_ps (_mm512_mul_ps (_mm512_castsi512_ps (t), _mm512_set1_ps (64.0f)), _mm512_set1_ps (magic));
-      mag = _mm512_sub_epi32 (_mm512_castps_si512 (g), _mm512_set1_epi32 ((int) mxk__f2u (magic)));
+      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits) << 23;
+      tm[(e + 127) & 31] = magic;
+      tx[(e + 127) & 31] = magic - ((uint32_t) (e + f->bias - 1) << f->mbits);
+    }
+  k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
+  k.tx0 = _mm512_loadu_si512 ((const void *) tx), k.tx1 = _mm512_loadu_si512 ((const void *) (tx + 16));
+  k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
+  k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
+  k.magic = _mm512_set1_ps (12582912.0f);
+  k.magicb = _mm512_set1_epi32 ((int) mxk__f2u (12582912.0f));
+  k.sh = 23 - f->mbits;
+  k.is_int = f->is_int;
+  return k;
+}
+
+/* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23); returns the 16 codes as
+ * bytes.  Valid lanes are the normal ones whose t keeps a positive exponent field (t >= 2^-126
+ * as a float); the others are below 2^-26 in element units and round to 0.  The unsaturated
+ * magnitude codes stay below 256, so saturation, the zeroing of invalid lanes and the sign are
+ * applied after narrowing, on bytes. */
+static inline __m128i
+lanes_rne (__m512i b, __m512i xs, const rnek *k)
+{
+  const __m512i m23 = _mm512_set1_epi32 (0x7FFFFF);
+  __m512i u = _mm512_and_si512 (b, k->absm);
+  __m512i t = _mm512_sub_epi32 (u, xs), code;
+  __mmask16 kvalid = _mm512_mask_cmpgt_epi32_mask (_mm512_cmpgt_epu32_mask (u, m23), t, m23);
+  __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
+  if (k->is_int)
+    code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), k->magic)), k->magicb);
+  else
+    {
+      /* E' = max(exponent of t, emin) indexes two tables (mod 32): the magic, and the magic
+       * less the code's exponent part, so that code = bits(t + magic) - that */
+      __m512i idx = _mm512_max_epi32 (_mm512_srli_epi32 (t, 23), k->eminf);
+      __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
+      __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
+      code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic))), off);
+    }
+  __m128i mag = _mm_maskz_min_epu8 (kvalid, _mm512_cvtepi32_epi8 (code), k->maxmag8);
+  if (k->is_int)
+    return _mm_mask_sub_epi8 (mag, ks, _mm_setzero_si128 (), mag);
+  return _mm_mask_add_epi8 (mag, ks, mag, k->signbit8); /* = or: mag < signbit */
+}
+
+/* Prefetch distance of the FP32 input, in elements: the kernel is slower per byte than a plain
+ * stream, so the hardware prefetcher alone keeps too few lines in flight. */
+#define PF_DIST 1024
+
+/* Block blk's 32 inputs as FP32 bits. */
+static inline void
+load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk)
+{
+  if (in_fmt == MX_BF16)
+    {
+      const uint16_t *p = (const uint16_t *) in + blk * MXK_BLOCK;
+      *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
+      *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
     }
   else
     {
-      int sh = 23 - f->mbits;
-      __m512i r = _mm512_add_epi32 (_mm512_add_epi32 (t, _mm512_set1_epi32 ((1 << (sh - 1)) - 1)),
-                                    _mm512_and_si512 (_mm512_srli_epi32 (t, (unsigned) sh), _mm512_set1_epi32 (1)));
-      __m512i cn = _mm512_sub_epi32 (_mm512_srli_epi32 (r, (unsigned) sh), _mm512_set1_epi32 ((127 - f->bias) << f->mbits));
-      float c = mxk__pow2f (f->emin - f->mbits + 23);
-      __m512i ns = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), _mm512_set1_ps (c))),
-                                     _mm512_set1_epi32 ((int) mxk__f2u (c)));
-      __mmask16 knorm = _mm512_cmpge_epi32_mask (ef, _mm512_set1_epi32 (f->emin + 127));
-      mag = _mm512_mask_blend_epi32 (knorm, ns, cn);
+      const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
+      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + PF_DIST + 16), _MM_HINT_T0);
+      *b0 = _mm512_loadu_si512 ((const void *) p);
+      *b1 = _mm512_loadu_si512 ((const void *) (p + 16));
     }
-  mag = _mm512_maskz_mov_epi32 (kvalid, _mm512_min_epu32 (mag, _mm512_set1_epi32 ((int) f->maxmag)));
-  if (f->is_int)
-    return _mm512_mask_sub_epi32 (mag, ks, zero, mag);
-  return _mm512_mask_or_epi32 (mag, ks, mag, _mm512_set1_epi32 ((int) f->signbit));
+}
+
+/* The fast path covers 2^-80 <= amax < 2^127 (x in -97..127); zero, tiny, huge, NaN and Inf
+ * blocks take the scalar routine. */
+#define RNE_LO (47u << 23)
+#define RNE_HI 0x7F000000u
+
+/* One block (the tails, and groups holding a block off the fast path). */
+static inline void
+rne_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
+           const mxk_fmt *f, mx_scale_rule rule, const rnek *k)
+{
+  __m512i b0, b1;
+  load_block (&b0, &b1, in, in_fmt, blk);
+  uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
+  if (amax - RNE_LO >= RNE_HI - RNE_LO)
+    {
+      uint32_t bb[MXK_BLOCK];
+      _mm512_storeu_si512 ((void *) bb, b0);
+      _mm512_storeu_si512 ((void *) (bb + 16), b1);
+      scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
+      return;
+    }
+  int x = mxk__scale_exp (amax, f, rule);
+  __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (k->is_int ? x - 6 : x) << 23));
+  _mm_storeu_si128 ((void *) dst, lanes_rne (b0, xs, k));
+  _mm_storeu_si128 ((void *) (dst + 16), lanes_rne (b1, xs, k));
+  scales[blk] = (uint8_t) (x + 127);
+}
+
+/* The scale exponents of the four blocks blk..blk+3, x << 23 of block j in 128-bit lane j of
+ * *xs; nonzero when one of them is off the fast path.  One maximum tree serves the four: after
+ * two cross-block 128-bit shuffles and two in-lane ones, 128-bit lane j holds block j's maximum
+ * in every dword. */
+static inline int
+group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const rnek *k,
+          mx_scale_rule rule)
+{
+  __m512i m[4];
+  for (int j = 0; j < 4; j++)
+    {
+      __m512i b0, b1;
+      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
+      m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
+    }
+  __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
+  __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
+  __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
+  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
+  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
+  if (rule == MX_SCALE_RCEIL_FP32)
+    {
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path */
+      __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (mx), k->rcp));
+      *xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
+      *xs = _mm512_mask_add_epi32 (*xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), *xs,
+                                   _mm512_set1_epi32 (1 << 23));
+    }
+  else
+    *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
+  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) RNE_LO)),
+                                  _mm512_set1_epi32 ((int) (RNE_HI - RNE_LO))) != 0;
+}
+
+/* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
+ * chain) is computed while the current group's lanes, which reload their inputs, are. */
+static void
+quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+              const mxk_fmt *f, mx_scale_rule rule, mxk_packing packing)
+{
+  const rnek k = rne_consts (f, rule);
+  size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
+  const __m512i bias8 = _mm512_set1_epi32 (127 << 23), six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0);
+  const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  uint8_t c[4][MXK_BLOCK];
+  __m512i xs = _mm512_setzero_si512 ();
+  int bad = ng ? group_xs (&xs, in, in_fmt, 0, &k, rule) : 0;
+  for (size_t g = 0; g < ng; g++)
+    {
+      size_t blk = 4 * g;
+      __m512i xs_next = _mm512_setzero_si512 ();
+      int bad_next = g + 1 < ng ? group_xs (&xs_next, in, in_fmt, blk + 4, &k, rule) : 0;
+      if (bad)
+        for (int j = 0; j < 4; j++)
+          {
+            size_t bj = blk + (size_t) j;
+            rne_block (scales, packing == MXK_UNPACKED ? codes + bj * MXK_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
+          }
+      else
+        {
+          __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
+          uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
+          memcpy (scales + blk, &s4, 4);
+          __m512i xl = _mm512_sub_epi32 (xs, six);
+          for (int j = 0; j < 4; j++)
+            {
+              uint8_t *dst = packing == MXK_UNPACKED ? codes + (blk + (size_t) j) * MXK_BLOCK : c[j];
+              __m512i xj, b0, b1;
+              switch (j)
+                {
+                case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
+                case 1: xj = _mm512_shuffle_i32x4 (xl, xl, 0x55); break;
+                case 2: xj = _mm512_shuffle_i32x4 (xl, xl, 0xAA); break;
+                default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
+                }
+              load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
+              _mm_storeu_si128 ((void *) dst, lanes_rne (b0, xj, &k));
+              _mm_storeu_si128 ((void *) (dst + 16), lanes_rne (b1, xj, &k));
+            }
+        }
+      if (packing != MXK_UNPACKED)
+        for (int j = 0; j < 4; j++)
+          mxk__pack_block (codes + (blk + (size_t) j) * pb, c[j], packing);
+      xs = xs_next, bad = bad_next;
+    }
+  for (size_t blk = 4 * ng; blk < nb; blk++)
+    {
+      rne_block (scales, packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
+      if (packing != MXK_UNPACKED)
+        mxk__pack_block (codes + blk * pb, c[0], packing);
+    }
 }
 
 int
@@ -122,6 +302,11 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
     return -1;
   const mxk_fmt *f = mxk__fmt (elem);
+  if (rnd == MX_RNE)
+    {
+      quantize_rne (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
+      return 0;
+    }
   const vfmt v = vf (f);
   const __m512i absm = _mm512_set1_epi32 (0x7FFFFFFF), minnorm = _mm512_set1_epi32 (0x800000);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -157,11 +342,7 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
       else
         {
           x = x < -127 ? -127 : x;
-          __m512i c0, c1;
-          if (rnd == MX_RNE)
-            c0 = lanes_rne (b0, x, f), c1 = lanes_rne (b1, x, f);
-          else
-            c0 = lanes (b0, x, &v, rnd), c1 = lanes (b1, x, &v, rnd);
+          __m512i c0 = lanes (b0, x, &v, rnd), c1 = lanes (b1, x, &v, rnd);
           _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (c0));
           _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (c1));
           scales[blk] = (uint8_t) (x + 127);
