@@ -151,7 +151,7 @@ lanes_rne (__m512i b, __m512i xs, const rnek *k)
 
 /* Prefetch distance of the FP32 input, in elements: the kernel is slower per byte than a plain
  * stream, so the hardware prefetcher alone keeps too few lines in flight. */
-#define PF_DIST 1024
+#define PF_DIST 2048
 
 /* Block blk's 32 inputs as FP32 bits. */
 static inline void
@@ -353,34 +353,74 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
   return 0;
 }
 
-/* 16 codes (32-bit lanes) -> their exact values as floats. */
-static inline __m512
-decode16 (__m512i c, const mxk_fmt *f)
+/* Dequantize.  Each format has its cheapest exact decode of 16 codes, already scaled:
+ *  FP8 (E4M3, E5M2): the sign-extended code shifted so its mantissa lands on the FP32 mantissa's
+ *    top bits and its exponent on the exponent field's low bits, masked: read as an FP32 that is
+ *    the element's value times 2^(bias-127), an FP32 subnormal exactly when the element is one.
+ *    One scalef by 127-bias+X rounds the product once; NaN/Inf codes are patched after.
+ *  FP6: a 32-entry magnitude table (one two-source permute), the sign or-ed in, one multiply.
+ *  FP4: a 16-entry signed table, one multiply.
+ *  INT8: an exact int-to-float conversion, one multiply by 2^(X-6).
+ * A multiply by 2^X of an exact value is one correct rounding, as libmxgold's. */
+typedef struct
 {
-  if (f->is_int)
-    return _mm512_mul_ps (_mm512_cvtepi32_ps (_mm512_srai_epi32 (_mm512_slli_epi32 (c, 24), 24)),
-                          _mm512_set1_ps (0x1p-6f));
-  const __m512i one = _mm512_set1_epi32 (1);
-  __m512i mag = _mm512_and_si512 (c, _mm512_set1_epi32 ((int) f->signbit - 1));
-  __m512i e = _mm512_srli_epi32 (mag, (unsigned) f->mbits);
-  __m512i m = _mm512_and_si512 (mag, _mm512_set1_epi32 ((1 << f->mbits) - 1));
-  __mmask16 kne = _mm512_test_epi32_mask (e, e);
-  __m512i sig = _mm512_mask_or_epi32 (m, kne, m, _mm512_set1_epi32 (1 << f->mbits));
-  __m512i k = _mm512_sub_epi32 (_mm512_max_epi32 (e, one), _mm512_set1_epi32 (f->bias + f->mbits - 127));
-  __m512 val = _mm512_mul_ps (_mm512_cvtepi32_ps (sig), _mm512_castsi512_ps (_mm512_slli_epi32 (k, 23)));
-  __m512i sgn = _mm512_slli_epi32 (_mm512_and_si512 (c, _mm512_set1_epi32 ((int) f->signbit)), (unsigned) (32 - f->bits));
-  __m512i bits = _mm512_or_si512 (_mm512_castps_si512 (val), sgn);
-  if (f->is_fn)
-    bits = _mm512_mask_or_epi32 (bits, _mm512_cmpeq_epi32_mask (mag, _mm512_set1_epi32 ((int) f->signbit - 1)),
-                                 sgn, _mm512_set1_epi32 (0x7FC00000));
-  if (f->is_ieee)
+  __m512 t0, t1;
+  __m512i mask, shl;
+  int kind; /* 0 FP8 fn, 1 FP8 ieee, 2 FP6, 3 FP4, 4 INT8 */
+} dqk;
+
+static inline dqk
+dq_consts (const mxk_fmt *f)
+{
+  dqk k;
+  float t[32] = { 0 };
+  k.kind = f->is_int ? 4 : f->bits == 4 ? 3 : f->bits == 6 ? 2 : f->is_ieee ? 1 : 0;
+  for (int c = 0; c < 32 && k.kind >= 2 && k.kind <= 3; c++)
+    t[c] = mxk__decode ((uint8_t) (k.kind == 3 ? c & 15 : c), f);
+  k.t0 = _mm512_loadu_ps (t), k.t1 = _mm512_loadu_ps (t + 16);
+  k.mask = _mm512_set1_epi32 ((int) (0x80000000u | ((f->signbit - 1) << (23 - f->mbits))));
+  k.shl = _mm512_set1_epi32 (23 - f->mbits);
+  return k;
+}
+
+/* 16 codes (bytes) of a block with scale exponent X (not NaN) -> 16 FP32 values. */
+static inline __m512
+dq16 (__m128i c8, __m512 ex, __m512 s, const dqk *k)
+{
+  switch (k->kind)
     {
-      __mmask16 kx = _mm512_cmpeq_epi32_mask (e, _mm512_set1_epi32 ((int) (f->signbit - 1) >> f->mbits));
-      __mmask16 knan = kx & _mm512_test_epi32_mask (m, m);
-      bits = _mm512_mask_or_epi32 (bits, kx & ~knan, sgn, _mm512_set1_epi32 (0x7F800000));
-      bits = _mm512_mask_or_epi32 (bits, knan, sgn, _mm512_set1_epi32 (0x7FC00000));
+    case 0: case 1:
+      {
+        __m512i z = _mm512_and_si512 (_mm512_sllv_epi32 (_mm512_cvtepi8_epi32 (c8), k->shl), k->mask);
+        __m512 v = _mm512_scalef_ps (_mm512_castsi512_ps (z), ex);
+        __m128i mag = _mm_and_si128 (c8, _mm_set1_epi8 (0x7F));
+        const __m512i sgn = _mm512_set1_epi32 ((int) 0x80000000u);
+        __m512i r = _mm512_castps_si512 (v);
+        if (k->kind == 0) /* E4M3: S.1111.111 is NaN */
+          r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpeq_epi8_mask (mag, _mm_set1_epi8 (0x7F)), sgn,
+                                              _mm512_set1_epi32 (0x7FC00000), 0xEA);
+        else /* E5M2: S.11111.00 is Inf, S.11111.xx NaN */
+          {
+            r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpge_epu8_mask (mag, _mm_set1_epi8 (0x7C)), sgn,
+                                                _mm512_set1_epi32 (0x7F800000), 0xEA);
+            r = _mm512_mask_or_epi32 (r, _mm_cmpgt_epu8_mask (mag, _mm_set1_epi8 (0x7C)), r,
+                                      _mm512_set1_epi32 (0x00400000));
+          }
+        return _mm512_castsi512_ps (r);
+      }
+    case 2:
+      {
+        __m512i w = _mm512_cvtepu8_epi32 (c8);
+        __m512 v = _mm512_permutex2var_ps (k->t0, w, k->t1); /* index: the low 5 bits, |code| */
+        v = _mm512_castsi512_ps (_mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), _mm512_slli_epi32 (w, 26),
+                                                            _mm512_set1_epi32 ((int) 0x80000000u), 0xF8));
+        return _mm512_mul_ps (v, s);
+      }
+    case 3:
+      return _mm512_mul_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), s);
+    default:
+      return _mm512_mul_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), s);
     }
-  return _mm512_castsi512_ps (bits);
 }
 
 int
@@ -390,6 +430,7 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
     return -1;
+  const dqk k = dq_consts (f);
   size_t pb = mxk__packed_block_bytes (packing);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -401,13 +442,15 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
           c = cb;
         }
       __m512 r[2];
+      int X = (int) scales[blk] - 127;
       if (scales[blk] == 0xFF)
         r[0] = r[1] = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
       else
         {
-          __m512 s = _mm512_set1_ps (mxk__pow2f ((int) scales[blk] - 127));
+          __m512 ex = _mm512_set1_ps ((float) (127 - f->bias + X));
+          __m512 s = _mm512_set1_ps (mxk__pow2f (f->is_int ? X - 6 : X));
           for (int h = 0; h < 2; h++)
-            r[h] = _mm512_mul_ps (decode16 (_mm512_cvtepu8_epi32 (_mm_loadu_si128 ((const void *) (c + 16 * h))), f), s);
+            r[h] = dq16 (_mm_loadu_si128 ((const void *) (c + 16 * h)), ex, s, &k);
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 2; h++)
@@ -434,6 +477,10 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
   if (!pa || !pb || n % MXK_BLOCK)
     return -1;
   int wide = mxk__wide_pair (fa, fb);
+  const dqk ka = dq_consts (pa), kb = dq_consts (pb);
+  /* exact element values: dq16 with scale exponent 0 */
+  const __m512 exa = _mm512_set1_ps ((float) (127 - pa->bias)), exb = _mm512_set1_ps ((float) (127 - pb->bias));
+  const __m512 sa1 = _mm512_set1_ps (pa->is_int ? 0x1p-6f : 1.0f), sb1 = _mm512_set1_ps (pb->is_int ? 0x1p-6f : 1.0f);
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -446,8 +493,8 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
           __m512d s = _mm512_set1_pd (-0.0); /* -0: a sum of -0 products stays -0 */
           for (int h = 0; h < 2; h++)
             {
-              __m512 va = decode16 (_mm512_cvtepu8_epi32 (_mm_loadu_si128 ((const void *) (ab + 16 * h))), pa);
-              __m512 vb = decode16 (_mm512_cvtepu8_epi32 (_mm_loadu_si128 ((const void *) (bb + 16 * h))), pb);
+              __m512 va = dq16 (_mm_loadu_si128 ((const void *) (ab + 16 * h)), exa, sa1, &ka);
+              __m512 vb = dq16 (_mm_loadu_si128 ((const void *) (bb + 16 * h)), exb, sb1, &kb);
               __m512 p = _mm512_mul_ps (va, vb); /* exact */
               s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm512_castps512_ps256 (p)));
               s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1))));
