@@ -11,7 +11,7 @@ mxk_path_supported (mxk_path p)
     {
     case MXK_PATH_AUTO: case MXK_PATH_REF: case MXK_PATH_GENERIC: return 1;
 #if defined(__x86_64__) && defined(MXK_HAVE_X86)
-    case MXK_PATH_AVX2: return __builtin_cpu_supports ("avx2");
+    case MXK_PATH_AVX2: return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("f16c");
     case MXK_PATH_AVX512:
       return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
              && __builtin_cpu_supports ("avx512vl");

@@ -2,7 +2,7 @@
  * mxk_generic.c with compare-and-blend for masks.  Compiled with -mavx2 (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
-#if defined(__AVX2__)
+#if defined(__AVX2__) && defined(__F16C__)
 #include <immintrin.h>
 
 #define S1(x) _mm256_set1_epi32 (x)
@@ -52,39 +52,97 @@ lanes (__m256i b, int x, const mxk_fmt *f, mx_rounding rnd)
   return _mm256_and_si256 (code, S1 (0xFF));
 }
 
-/* RNE only: the shorter exact route of mxk_avx512.c's lanes_rne. */
-static inline __m256i
-lanes_rne (__m256i b, int x, const mxk_fmt *f)
+/* RNE only: mxk_avx512.c's route (see there) -- t = |b| / 2^x by exponent subtraction, one
+ * FP32 add of the magic 2^(E'+23-mbits) rounds at the element quantum -- with the magic and the
+ * code's exponent part computed rather than looked up.  Lanes whose t goes negative are clamped
+ * to +0; every lane the subtraction cannot represent is below 2^-26 in element units and
+ * rounds to 0 either way. */
+typedef struct
 {
-  const __m256i zero = _mm256_setzero_si256 ();
-  __m256i u = _mm256_and_si256 (b, S1 (0x7FFFFFFF));
-  __m256i s = _mm256_srai_epi32 (b, 31);
-  __m256i ef = _mm256_sub_epi32 (_mm256_srli_epi32 (u, 23), S1 (x));
-  __m256i valid = _mm256_and_si256 (_mm256_cmpgt_epi32 (ef, zero), nonzero (u));
-  __m256i t = _mm256_sub_epi32 (u, S1 ((int) ((uint32_t) x << 23)));
-  __m256i mag;
-  if (f->is_int)
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23;
+  __m256 magic, rcp;
+  int sh, is_int, rceil;
+} rnek;
+
+static inline rnek
+rne_consts (const mxk_fmt *f, mx_scale_rule rule)
+{
+  rnek k;
+  k.absm = S1 (0x7FFFFFFF), k.expm = S1 (0x7F800000), k.m23 = S1 (0x7FFFFF);
+  k.eminb = S1 ((f->emin + 127) << 23);
+  k.cmag = S1 ((23 - f->mbits) << 23);
+  k.c2 = S1 ((128 - f->bias) << f->mbits);
+  k.rceil = rule == MX_SCALE_RCEIL_FP32;
+  k.xoff = S1 (k.rceil ? 127 << 23 : (127 + f->emax) << 23);
+  k.signbit = S1 ((int) f->signbit);
+  k.maxmag = S1 ((int) f->maxmag);
+  k.magic = _mm256_set1_ps (12582912.0f);
+  k.magicb = S1 ((int) mxk__f2u (12582912.0f));
+  k.rcp = _mm256_set1_ps (f->rcp_max);
+  k.sh = 23 - f->mbits;
+  k.is_int = f->is_int;
+  return k;
+}
+
+/* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23) -> 8 codes in 32-bit lanes. */
+static inline __m256i
+lanes_rne (__m256i b, __m256i xs, const rnek *k)
+{
+  __m256i t = _mm256_max_epi32 (_mm256_sub_epi32 (_mm256_and_si256 (b, k->absm), xs), _mm256_setzero_si256 ());
+  if (k->is_int)
     {
-      const float magic = 12582912.0f;
-      __m256 g = _mm256_add_ps (_mm256_mul_ps (_mm256_castsi256_ps (t), _mm256_set1_ps (64.0f)), _mm256_set1_ps (magic));
-      mag = _mm256_sub_epi32 (_mm256_castps_si256 (g), S1 ((int) mxk__f2u (magic)));
+      __m256i mag = _mm256_sub_epi32 (_mm256_castps_si256 (_mm256_add_ps (_mm256_castsi256_ps (t), k->magic)), k->magicb);
+      return _mm256_sign_epi32 (_mm256_min_epi32 (mag, k->maxmag), b); /* b == +0 only where mag is 0 */
     }
+  __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb);
+  __m256i magic = _mm256_add_epi32 (g, k->cmag);
+  __m256i q = _mm256_sub_epi32 (_mm256_castps_si256 (_mm256_add_ps (_mm256_castsi256_ps (t), _mm256_castsi256_ps (magic))), magic);
+  __m256i code = _mm256_min_epu32 (_mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2)), k->maxmag);
+  return _mm256_castps_si256 (_mm256_blendv_ps (_mm256_castsi256_ps (code), _mm256_castsi256_ps (_mm256_or_si256 (code, k->signbit)),
+                                                _mm256_castsi256_ps (b)));
+}
+
+#define PF_DIST 2048 /* FP32 elements prefetched ahead; see mxk_avx512.c */
+#define RNE_LO (47u << 23) /* the fast path: 2^-80 <= amax < 2^127, x in -97..127 */
+#define RNE_HI 0x7F000000u
+
+static inline void
+load_block (__m256i *b, const void *in, mx_format_id in_fmt, size_t blk)
+{
+  if (in_fmt == MX_BF16)
+    for (int h = 0; h < 4; h++)
+      b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
   else
     {
-      int sh = 23 - f->mbits;
-      __m256i r = _mm256_add_epi32 (_mm256_add_epi32 (t, S1 ((1 << (sh - 1)) - 1)),
-                                    _mm256_and_si256 (_mm256_srli_epi32 (t, sh), S1 (1)));
-      __m256i cn = _mm256_sub_epi32 (_mm256_srli_epi32 (r, sh), S1 ((127 - f->bias) << f->mbits));
-      float c = mxk__pow2f (f->emin - f->mbits + 23);
-      __m256i ns = _mm256_sub_epi32 (_mm256_castps_si256 (_mm256_add_ps (_mm256_castsi256_ps (t), _mm256_set1_ps (c))),
-                                     S1 ((int) mxk__f2u (c)));
-      __m256i sub = _mm256_cmpgt_epi32 (S1 (f->emin + 127), ef);
-      mag = _mm256_blendv_epi8 (cn, ns, sub);
+      const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
+      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + PF_DIST + 16), _MM_HINT_T0);
+      for (int h = 0; h < 4; h++)
+        b[h] = _mm256_loadu_si256 ((const void *) (p + 8 * h));
     }
-  mag = _mm256_and_si256 (_mm256_min_epu32 (mag, S1 ((int) f->maxmag)), valid);
-  __m256i code = f->is_int ? _mm256_blendv_epi8 (mag, _mm256_sub_epi32 (zero, mag), s)
-                           : _mm256_or_si256 (mag, _mm256_and_si256 (s, S1 ((int) f->signbit)));
-  return _mm256_and_si256 (code, S1 (0xFF));
+}
+
+/* Block blk's largest magnitude (returned) and its x << 23 in every lane of *xs. */
+static inline uint32_t
+block_xs (__m256i *xs, const void *in, mx_format_id in_fmt, size_t blk, const rnek *k)
+{
+  __m256i b[4];
+  load_block (b, in, in_fmt, blk);
+  __m256i m = _mm256_max_epu32 (_mm256_max_epu32 (_mm256_and_si256 (b[0], k->absm), _mm256_and_si256 (b[1], k->absm)),
+                                _mm256_max_epu32 (_mm256_and_si256 (b[2], k->absm), _mm256_and_si256 (b[3], k->absm)));
+  m = _mm256_max_epu32 (m, _mm256_permute2x128_si256 (m, m, 1));
+  m = _mm256_max_epu32 (m, _mm256_shuffle_epi32 (m, 0x4E));
+  m = _mm256_max_epu32 (m, _mm256_shuffle_epi32 (m, 0xB1));
+  if (k->rceil)
+    {
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path */
+      __m256i p = _mm256_castps_si256 (_mm256_mul_ps (_mm256_castsi256_ps (m), k->rcp));
+      __m256i exact = _mm256_cmpeq_epi32 (_mm256_and_si256 (p, k->m23), _mm256_setzero_si256 ());
+      *xs = _mm256_add_epi32 (_mm256_sub_epi32 (_mm256_and_si256 (p, k->expm), k->xoff), _mm256_andnot_si256 (exact, S1 (1 << 23)));
+    }
+  else
+    *xs = _mm256_sub_epi32 (_mm256_and_si256 (m, k->expm), k->xoff);
+  return (uint32_t) _mm_cvtsi128_si32 (_mm256_castsi256_si128 (m));
 }
 
 /* four vectors of 8 code lanes -> 32 bytes in lane order */
@@ -95,6 +153,55 @@ pack32 (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
   return _mm256_permutevar8x32_epi32 (p, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
 }
 
+/* the same for signed codes in -127..127 (INT8) */
+static inline __m256i
+pack32s (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
+{
+  __m256i p = _mm256_packs_epi16 (_mm256_packs_epi32 (v0, v1), _mm256_packs_epi32 (v2, v3));
+  return _mm256_permutevar8x32_epi32 (p, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* RNE quantize, software-pipelined: the next block's maximum and scale exponent (a long
+ * dependency chain) are computed before the current block's lanes, which reload their inputs. */
+static void
+quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+              const mxk_fmt *f, mx_scale_rule rule, mxk_packing packing)
+{
+  const rnek k = rne_consts (f, rule);
+  size_t pb = mxk__packed_block_bytes (packing);
+  const __m256i six = S1 (k.is_int ? 6 << 23 : 0);
+  __m256i xs = _mm256_setzero_si256 ();
+  uint32_t amax = nb ? block_xs (&xs, in, in_fmt, 0, &k) : 0;
+  for (size_t blk = 0; blk < nb; blk++)
+    {
+      __m256i xs_next = _mm256_setzero_si256 ();
+      uint32_t amax_next = blk + 1 < nb ? block_xs (&xs_next, in, in_fmt, blk + 1, &k) : 0;
+      uint8_t c[MXK_BLOCK];
+      uint8_t *dst = packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c;
+      __m256i b[4];
+      load_block (b, in, in_fmt, blk);
+      if (amax - RNE_LO >= RNE_HI - RNE_LO)
+        {
+          uint32_t bb[MXK_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
+          for (int h = 0; h < 4; h++)
+            _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
+          scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
+        }
+      else
+        {
+          int x = _mm_cvtsi128_si32 (_mm256_castsi256_si128 (xs)) >> 23; /* arithmetic */
+          __m256i xl = _mm256_sub_epi32 (xs, six);
+          __m256i c0 = lanes_rne (b[0], xl, &k), c1 = lanes_rne (b[1], xl, &k);
+          __m256i c2 = lanes_rne (b[2], xl, &k), c3 = lanes_rne (b[3], xl, &k);
+          _mm256_storeu_si256 ((void *) dst, k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3));
+          scales[blk] = (uint8_t) (x + 127);
+        }
+      if (packing != MXK_UNPACKED)
+        mxk__pack_block (codes + blk * pb, c, packing);
+      xs = xs_next, amax = amax_next;
+    }
+}
+
 int
 mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                    mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
@@ -102,6 +209,11 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
     return -1;
   const mxk_fmt *f = mxk__fmt (elem);
+  if (rnd == MX_RNE)
+    {
+      quantize_rne (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
+      return 0;
+    }
   size_t pb = mxk__packed_block_bytes (packing);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -136,12 +248,8 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
       else
         {
           x = x < -127 ? -127 : x;
-          if (rnd == MX_RNE)
-            _mm256_storeu_si256 ((void *) dst, pack32 (lanes_rne (b[0], x, f), lanes_rne (b[1], x, f),
-                                                       lanes_rne (b[2], x, f), lanes_rne (b[3], x, f)));
-          else
-            _mm256_storeu_si256 ((void *) dst, pack32 (lanes (b[0], x, f, rnd), lanes (b[1], x, f, rnd),
-                                                       lanes (b[2], x, f, rnd), lanes (b[3], x, f, rnd)));
+          _mm256_storeu_si256 ((void *) dst, pack32 (lanes (b[0], x, f, rnd), lanes (b[1], x, f, rnd),
+                                                     lanes (b[2], x, f, rnd), lanes (b[3], x, f, rnd)));
           scales[blk] = (uint8_t) (x + 127);
         }
       if (packing != MXK_UNPACKED)
@@ -150,29 +258,62 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
   return 0;
 }
 
-static inline __m256
-decode8 (__m256i c, const mxk_fmt *f)
+/* Dequantize by way of FP16 (F16C): a code's magnitude shifted so its mantissa lands on the
+ * FP16 mantissa's top bits and its exponent on the exponent field's low bits, its sign on bit
+ * 15, is an FP16 whose value is the element's times 2^(bias-15) -- an FP16 subnormal exactly
+ * when the element is one, which the conversion to FP32 handles in hardware (FP32 multiplies
+ * with subnormal operands are slow).  NaN codes become the FP16 quiet NaN, which converts to the
+ * canonical FP32 one; E5M2 is FP16's top byte, Inf included.  Two multiplies then scale by
+ * 2^(15-bias+X): the first by 2^(15-bias+min(X,bias+112)) is exact or, when it is the last,
+ * the only rounding; the second by 2^max(X-bias-112,0) is then the one rounding.  INT8 is an
+ * exact int-to-float conversion and one multiply by 2^(X-6). */
+typedef struct
 {
-  if (f->is_int)
-    return _mm256_mul_ps (_mm256_cvtepi32_ps (_mm256_srai_epi32 (_mm256_slli_epi32 (c, 24), 24)), _mm256_set1_ps (0x1p-6f));
-  __m256i mag = _mm256_and_si256 (c, S1 ((int) f->signbit - 1));
-  __m256i e = _mm256_srli_epi32 (mag, f->mbits);
-  __m256i m = _mm256_and_si256 (mag, S1 ((1 << f->mbits) - 1));
-  __m256i sig = _mm256_or_si256 (m, _mm256_and_si256 (nonzero (e), S1 (1 << f->mbits)));
-  __m256i k = _mm256_sub_epi32 (_mm256_max_epi32 (e, S1 (1)), S1 (f->bias + f->mbits - 127));
-  __m256 val = _mm256_mul_ps (_mm256_cvtepi32_ps (sig), _mm256_castsi256_ps (_mm256_slli_epi32 (k, 23)));
-  __m256i sgn = _mm256_slli_epi32 (_mm256_and_si256 (c, S1 ((int) f->signbit)), 32 - f->bits);
-  __m256i bits = _mm256_or_si256 (_mm256_castps_si256 (val), sgn);
-  if (f->is_fn)
-    bits = _mm256_blendv_epi8 (bits, _mm256_or_si256 (sgn, S1 (0x7FC00000)),
-                               _mm256_cmpeq_epi32 (mag, S1 ((int) f->signbit - 1)));
-  if (f->is_ieee)
+  __m128i magm, sgnm;
+  int msh, ssh, is_int, is_fn, is_ieee, bias;
+} dqk;
+
+static inline dqk
+dq_consts (const mxk_fmt *f)
+{
+  dqk k;
+  k.magm = _mm_set1_epi16 ((short) (f->signbit - 1));
+  k.sgnm = _mm_set1_epi16 ((short) 0x8000);
+  k.msh = 10 - f->mbits;
+  k.ssh = 16 - f->bits;
+  k.is_int = f->is_int, k.is_fn = f->is_fn, k.is_ieee = f->is_ieee, k.bias = f->bias;
+  return k;
+}
+
+/* 8 codes (low 8 bytes of c8) -> 8 FP32 values times c1 times c2 (see above). */
+static inline __m256
+dq8 (__m128i c8, __m256 c1, __m256 c2, const dqk *k)
+{
+  if (k->is_int)
+    return _mm256_mul_ps (_mm256_cvtepi32_ps (_mm256_cvtepi8_epi32 (c8)), c1);
+  __m128i w = _mm_cvtepu8_epi16 (c8), mag = _mm_and_si128 (w, k->magm);
+  __m128i sgn = _mm_and_si128 (_mm_slli_epi16 (w, k->ssh), k->sgnm);
+  __m128i h = _mm_or_si128 (_mm_slli_epi16 (mag, k->msh), sgn);
+  if (k->is_fn) /* E4M3: S.1111.111 is NaN */
+    h = _mm_blendv_epi8 (h, _mm_or_si128 (sgn, _mm_set1_epi16 (0x7E00)), _mm_cmpeq_epi16 (mag, _mm_set1_epi16 (0x7F)));
+  if (k->is_ieee) /* E5M2: S.11111.xx with xx != 0 is NaN */
+    h = _mm_blendv_epi8 (h, _mm_or_si128 (sgn, _mm_set1_epi16 (0x7E00)), _mm_cmpgt_epi16 (mag, _mm_set1_epi16 (0x7C)));
+  return _mm256_mul_ps (_mm256_mul_ps (_mm256_cvtph_ps (h), c1), c2);
+}
+
+/* the multipliers of a block with scale exponent X */
+static inline void
+dq_mults (__m256 *c1, __m256 *c2, int X, const dqk *k)
+{
+  if (k->is_int)
     {
-      __m256i kx = _mm256_cmpeq_epi32 (e, S1 ((int) (f->signbit - 1) >> f->mbits));
-      __m256i special = _mm256_or_si256 (sgn, _mm256_blendv_epi8 (S1 (0x7F800000), S1 (0x7FC00000), nonzero (m)));
-      bits = _mm256_blendv_epi8 (bits, special, kx);
+      *c1 = _mm256_set1_ps (mxk__pow2f (X - 6));
+      *c2 = _mm256_set1_ps (1.0f);
+      return;
     }
-  return _mm256_castsi256_ps (bits);
+  int X2 = X > k->bias + 112 ? X - k->bias - 112 : 0;
+  *c1 = _mm256_set1_ps (mxk__pow2f (15 - k->bias + X - X2));
+  *c2 = _mm256_set1_ps (mxk__pow2f (X2));
 }
 
 int
@@ -182,6 +323,7 @@ mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, con
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
     return -1;
+  const dqk k = dq_consts (f);
   size_t pb = mxk__packed_block_bytes (packing);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -197,9 +339,10 @@ mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, con
         r[0] = r[1] = r[2] = r[3] = _mm256_castsi256_ps (S1 (0x7FC00000));
       else
         {
-          __m256 s = _mm256_set1_ps (mxk__pow2f ((int) scales[blk] - 127));
+          __m256 c1, c2;
+          dq_mults (&c1, &c2, (int) scales[blk] - 127, &k);
           for (int h = 0; h < 4; h++)
-            r[h] = _mm256_mul_ps (decode8 (_mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const void *) (c + 8 * h))), f), s);
+            r[h] = dq8 (_mm_loadl_epi64 ((const void *) (c + 8 * h)), c1, c2, &k);
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 4; h++)
@@ -232,6 +375,10 @@ mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id f
   if (!pa || !pb || n % MXK_BLOCK)
     return -1;
   int wide = mxk__wide_pair (fa, fb);
+  const dqk ka = dq_consts (pa), kb = dq_consts (pb);
+  __m256 a1, a2, b1, b2; /* exact element values: the multipliers of scale exponent 0 */
+  dq_mults (&a1, &a2, 0, &ka);
+  dq_mults (&b1, &b2, 0, &kb);
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -244,8 +391,8 @@ mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id f
           __m256d s = _mm256_set1_pd (-0.0);
           for (int h = 0; h < 4; h++)
             {
-              __m256 p = _mm256_mul_ps (decode8 (_mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const void *) (ab + 8 * h))), pa),
-                                        decode8 (_mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const void *) (bb + 8 * h))), pb));
+              __m256 p = _mm256_mul_ps (dq8 (_mm_loadl_epi64 ((const void *) (ab + 8 * h)), a1, a2, &ka),
+                                        dq8 (_mm_loadl_epi64 ((const void *) (bb + 8 * h)), b1, b2, &kb));
               s = _mm256_add_pd (s, _mm256_cvtps_pd (_mm256_castps256_ps128 (p)));
               s = _mm256_add_pd (s, _mm256_cvtps_pd (_mm256_extractf128_ps (p, 1)));
             }
