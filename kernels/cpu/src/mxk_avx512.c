@@ -74,14 +74,13 @@ lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
   return _mm512_mask_or_epi32 (mag, ks, mag, f->signbit);
 }
 
-/* RNE only, a shorter exact route, for blocks whose scale exponent x lies in -100..127.
- * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field; lanes whose field would
- * not stay positive (zeros, FP32 subnormals when x < 0, values below 2^(x-126)) are below
- * 2^-26 and round to 0, so one unsigned compare against thr masks them all.  The element
- * rounding is one FP32 add of a magic 2^(E'+23-mbits), E' = max(exponent of t, emin): the add
- * rounds to nearest-even at exactly the element quantum 2^(E'-mbits), normal and subnormal
- * alike; subtracting the magic back is exact.  Multiplying by 2^(bias-127) (exact: the element
- * grid maps onto the FP32 grid) leaves the element code in the FP32 bits above bit 23-mbits.
+/* RNE only, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
+ * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_rne for the
+ * lanes where that fails).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
+ * E' = max(exponent of t, emin): the add rounds to nearest-even at exactly the element quantum
+ * 2^(E'-mbits), normal and subnormal alike, and the sum's bits less the magic's count quanta, so
+ * code = ((E'+bias-1) << mbits) + that count.  Both E'-dependent terms come from 32-entry tables
+ * (E' spans at most 30 binades).  No FP32 subnormal is ever produced (those are slow here).
  * INT8: t*64 by the same exponent subtraction, rounded at the integer quantum by adding
  * 1.5*2^23. */
 typedef struct
@@ -120,17 +119,15 @@ rne_consts (const mxk_fmt *f, mx_scale_rule rule)
 }
 
 /* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23); returns the 16 codes as
- * bytes.  Valid lanes are the normal ones whose t keeps a positive exponent field (t >= 2^-126
- * as a float); the others are below 2^-26 in element units and round to 0.  The unsaturated
- * magnitude codes stay below 256, so saturation, the zeroing of invalid lanes and the sign are
- * applied after narrowing, on bytes. */
+ * bytes.  A t that goes negative (exponent field at or below x) is clamped to +0; every lane the
+ * exponent subtraction cannot represent (zeros, FP32 subnormals, values below 2^(x-126)) is
+ * below 2^-26 in element units and rounds to 0 either way.  The unsaturated magnitude codes
+ * stay below 256, so saturation and the sign are applied after narrowing, on bytes. */
 static inline __m128i
 lanes_rne (__m512i b, __m512i xs, const rnek *k)
 {
-  const __m512i m23 = _mm512_set1_epi32 (0x7FFFFF);
   __m512i u = _mm512_and_si512 (b, k->absm);
-  __m512i t = _mm512_sub_epi32 (u, xs), code;
-  __mmask16 kvalid = _mm512_mask_cmpgt_epi32_mask (_mm512_cmpgt_epu32_mask (u, m23), t, m23);
+  __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_setzero_si512 ()), code;
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
   if (k->is_int)
     code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), k->magic)), k->magicb);
@@ -143,7 +140,7 @@ lanes_rne (__m512i b, __m512i xs, const rnek *k)
       __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
       code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic))), off);
     }
-  __m128i mag = _mm_maskz_min_epu8 (kvalid, _mm512_cvtepi32_epi8 (code), k->maxmag8);
+  __m128i mag = _mm_min_epu8 (_mm512_cvtepi32_epi8 (code), k->maxmag8);
   if (k->is_int)
     return _mm_mask_sub_epi8 (mag, ks, _mm_setzero_si128 (), mag);
   return _mm_mask_add_epi8 (mag, ks, mag, k->signbit8); /* = or: mag < signbit */
