@@ -3,7 +3,7 @@
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
  *             x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
  *             format with NaN, Inf, zeros and subnormals mixed in
- *   dequantize: every scale x every code of every format, to FP32 and BF16
+ *   dequantize: every scale x every code of every format, to FP32 and BF16, unpacked and packed
  *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
  * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
@@ -308,17 +308,23 @@ main (int argc, char **argv)
                 for (int i = 0; i < 32; i++)
                   g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
               }
+            /* the same codes packed, where the format has a packing */
+            static uint8_t cdp[256 * 8 * 32];
+            mxk_packing pk = f->bits == 4 ? MXK_FP4_LO_FIRST : f->bits == 6 ? MXK_FP6_3BYTE : MXK_UNPACKED;
+            pack_all (cdp, cd, nb, pk);
             for (int p = 0; p < npaths; p++)
-              {
-                mxk_use_path (paths[p]);
-                mxk_dequantize (bfo ? (void *) o16 : (void *) o32, bfo ? MX_BF16 : MX_FP32, sc, cd,
-                                nb * 32, elem, MXK_UNPACKED);
-                int ok = 1;
-                for (size_t i = 0; i < nb * 32 && ok; i++)
-                  ok = (bfo ? o16[i] : o32[i]) == g32[i];
-                n++;
-                CHECK (ok, "dequantize %s to %s path %s", f->name, of->name, mxk_path_name (paths[p]));
-              }
+              for (int packed = 0; packed < 1 + (pk != MXK_UNPACKED); packed++)
+                {
+                  mxk_use_path (paths[p]);
+                  mxk_dequantize (bfo ? (void *) o16 : (void *) o32, bfo ? MX_BF16 : MX_FP32, sc,
+                                  packed ? cdp : cd, nb * 32, elem, packed ? pk : MXK_UNPACKED);
+                  int ok = 1;
+                  for (size_t i = 0; i < nb * 32 && ok; i++)
+                    ok = (bfo ? o16[i] : o32[i]) == g32[i];
+                  n++;
+                  CHECK (ok, "dequantize %s to %s path %s%s", f->name, of->name, mxk_path_name (paths[p]),
+                         packed ? " packed" : "");
+                }
           }
       }
       /* dot: random block pairs against the golden block-fp32 model (rne) */
