@@ -130,6 +130,17 @@ main (int argc, char **argv)
       printf ("quantize %-5s %12.2f GB/s  %5.2fx stream | dequantize %5.2f GB/s  %5.2fx stream\n",
               names[f], gb / q[f], t_sn / q[f], gb / dq[f], t_sw / dq[f]);
     }
+  /* packed outputs (fewer bytes written than the stream; the ratio is of times) */
+  static const struct { mx_format_id f; mxk_packing p; const char *name; } pk[] = {
+    { MX_E2M1, MXK_FP4_LO_FIRST, "e2m1_fp4_lo_first" }, { MX_E2M3, MXK_FP6_3BYTE, "e2m3_fp6_3byte" } };
+  double pq[2], pdq[2];
+  for (int j = 0; j < 2; j++)
+    {
+      pq[j] = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, pk[j].f, MX_SCALE_FLOOR, MX_RNE, pk[j].p));
+      pdq[j] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, pk[j].f, pk[j].p));
+      printf ("packed %-19s quantize %5.2fx stream | dequantize %5.2fx stream\n", pk[j].name,
+              t_sn / pq[j], t_sw / pdq[j]);
+    }
   /* dot over the whole arrays: E4M3 x E4M3 (codes from the quantize above) */
   mxk_quantize (scales, codes, in, MX_FP32, n, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED);
   memcpy (codes2, codes, n);
@@ -156,6 +167,9 @@ main (int argc, char **argv)
   for (int f = 0; f < 6; f++)
     printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_gbs=%.3f\ndequantize_%s_vs_stream=%.3f\n",
             names[f], gb / q[f], names[f], t_sn / q[f], names[f], gb / dq[f], names[f], t_sw / dq[f]);
+  for (int j = 0; j < 2; j++)
+    printf ("quantize_%s_vs_stream=%.3f\ndequantize_%s_vs_stream=%.3f\n", pk[j].name, t_sn / pq[j],
+            pk[j].name, t_sw / pdq[j]);
   printf ("dot_e4m3_gelem_per_s=%.3f\ndot_e2m1_int8_gelem_per_s=%.3f\n", (double) n / t_dot / 1e9, (double) n / t_dot2 / 1e9);
   printf ("quantize_e4m3_vs_ref=%.1f\ndequantize_e4m3_vs_ref=%.1f\ndot_e4m3_vs_ref=%.1f\n", su_q, su_dq, su_dot);
   free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);

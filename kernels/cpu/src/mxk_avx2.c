@@ -110,8 +110,11 @@ static inline void
 load_block (__m256i *b, const void *in, mx_format_id in_fmt, size_t blk)
 {
   if (in_fmt == MX_BF16)
-    for (int h = 0; h < 4; h++)
-      b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
+    {
+      _mm_prefetch ((const char *) ((const uint16_t *) in + blk * MXK_BLOCK + PF_DIST), _MM_HINT_T0);
+      for (int h = 0; h < 4; h++)
+        b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
+    }
   else
     {
       const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;

@@ -194,8 +194,10 @@ unpack_v (__m128i *c0, __m128i *c1, const uint8_t *src, mxk_packing p)
   *c1 = _mm_and_si128 (_mm_ternarylogic_epi32 (lo, v1, _mm_slli_epi16 (v1, 2), 0xCA), m);
 }
 
-/* Prefetch distance of the FP32 input, in elements: the kernel is slower per byte than a plain
- * stream, so the hardware prefetcher alone keeps too few lines in flight. */
+/* Prefetch distance in input elements (8 KiB of FP32, 4 KiB of BF16).  The kernel is slower
+ * per byte than a plain stream, so the hardware prefetcher alone keeps too few lines in flight;
+ * on the bench machine E4M3 went from 0.63x of the stream (1 KiB ahead) and 0.76x (4 KiB) to
+ * 0.93x (8 KiB; 16 KiB: 0.92x). */
 #define PF_DIST 2048
 
 /* Block blk's 32 inputs as FP32 bits. */
@@ -205,6 +207,7 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
   if (in_fmt == MX_BF16)
     {
       const uint16_t *p = (const uint16_t *) in + blk * MXK_BLOCK;
+      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
       *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
       *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
     }
