@@ -74,11 +74,12 @@ lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
   return _mm512_mask_or_epi32 (mag, ks, mag, f->signbit);
 }
 
-/* RNE only, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
- * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_rne for the
- * lanes where that fails).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
- * E' = max(exponent of t, emin): the add rounds to nearest-even at exactly the element quantum
- * 2^(E'-mbits), normal and subnormal alike, and the sum's bits less the magic's count quanta, so
+/* RNE and RTZ, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
+ * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_magic for the
+ * lanes where that fails; they are below 2^-26 element units: 0 under rne and rtz alike).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
+ * E' = max(exponent of t, emin): the add rounds (to nearest-even, or with the instruction's
+ * embedded rounding toward zero for rtz: t >= 0) at exactly the element quantum 2^(E'-mbits),
+ * normal and subnormal alike, and the sum's bits less the magic's count quanta, so
  * code = ((E'+bias-1) << mbits) + that count.  Both E'-dependent terms come from 32-entry tables
  * (E' spans at most 30 binades).  No FP32 subnormal is ever produced (those are slow here).
  * INT8: t*64 by the same exponent subtraction, rounded at the integer quantum by adding
@@ -88,13 +89,21 @@ typedef struct
   __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff;
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
-  int sh, is_int;
-} rnek;
+  int sh, is_int, rz;
+} magk;
 
-static inline rnek
-rne_consts (const mxk_fmt *f, mx_scale_rule rule)
+/* The rounding add: to nearest-even, or toward zero (t >= 0: truncation) for rtz. */
+static inline __m512
+magic_add (__m512 t, __m512 magic, int rz)
 {
-  rnek k;
+  return rz ? _mm512_add_round_ps (t, magic, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC) : _mm512_add_ps (t, magic);
+}
+
+static inline magk
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
+{
+  magk k;
+  k.rz = rnd == MX_RTZ;
   k.expm = _mm512_set1_epi32 (0x7F800000);
   k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
   k.rcp = _mm512_set1_ps (f->rcp_max);
@@ -124,13 +133,13 @@ rne_consts (const mxk_fmt *f, mx_scale_rule rule)
  * below 2^-26 in element units and rounds to 0 either way.  The unsaturated magnitude codes
  * stay below 256, so saturation and the sign are applied after narrowing, on bytes. */
 static inline __m128i
-lanes_rne (__m512i b, __m512i xs, const rnek *k)
+lanes_magic (__m512i b, __m512i xs, const magk *k)
 {
   __m512i u = _mm512_and_si512 (b, k->absm);
   __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_setzero_si512 ()), code;
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
   if (k->is_int)
-    code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), k->magic)), k->magicb);
+    code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rz)), k->magicb);
   else
     {
       /* E' = max(exponent of t, emin) indexes two tables (mod 32): the magic, and the magic
@@ -138,7 +147,7 @@ lanes_rne (__m512i b, __m512i xs, const rnek *k)
       __m512i idx = _mm512_max_epi32 (_mm512_srli_epi32 (t, 23), k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
       __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
-      code = _mm512_sub_epi32 (_mm512_castps_si512 (_mm512_add_ps (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic))), off);
+      code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rz)), off);
     }
   __m128i mag = _mm_min_epu8 (_mm512_cvtepi32_epi8 (code), k->maxmag8);
   if (k->is_int)
@@ -223,29 +232,29 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
 
 /* The fast path covers 2^-80 <= amax < 2^127 (x in -97..127); zero, tiny, huge, NaN and Inf
  * blocks take the scalar routine. */
-#define RNE_LO (47u << 23)
-#define RNE_HI 0x7F000000u
+#define FAST_LO (47u << 23)
+#define FAST_HI 0x7F000000u
 
 /* One block (the tails, and groups holding a block off the fast path). */
 static inline void
-rne_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
-           const mxk_fmt *f, mx_scale_rule rule, const rnek *k)
+magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
+           const mxk_fmt *f, mx_scale_rule rule, const magk *k)
 {
   __m512i b0, b1;
   load_block (&b0, &b1, in, in_fmt, blk);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
-  if (amax - RNE_LO >= RNE_HI - RNE_LO)
+  if (amax - FAST_LO >= FAST_HI - FAST_LO)
     {
       uint32_t bb[MXK_BLOCK];
       _mm512_storeu_si512 ((void *) bb, b0);
       _mm512_storeu_si512 ((void *) (bb + 16), b1);
-      scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
+      scales[blk] = mxk__quant_block (dst, bb, f, rule, k->rz ? MX_RTZ : MX_RNE);
       return;
     }
   int x = mxk__scale_exp (amax, f, rule);
   __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (k->is_int ? x - 6 : x) << 23));
-  _mm_storeu_si128 ((void *) dst, lanes_rne (b0, xs, k));
-  _mm_storeu_si128 ((void *) (dst + 16), lanes_rne (b1, xs, k));
+  _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, k));
+  _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, k));
   scales[blk] = (uint8_t) (x + 127);
 }
 
@@ -254,7 +263,7 @@ rne_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, s
  * two cross-block 128-bit shuffles and two in-lane ones, 128-bit lane j holds block j's maximum
  * in every dword. */
 static inline int
-group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const rnek *k,
+group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const magk *k,
           mx_scale_rule rule)
 {
   __m512i m[4];
@@ -279,17 +288,17 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const rn
     }
   else
     *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) RNE_LO)),
-                                  _mm512_set1_epi32 ((int) (RNE_HI - RNE_LO))) != 0;
+  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) FAST_LO)),
+                                  _mm512_set1_epi32 ((int) (FAST_HI - FAST_LO))) != 0;
 }
 
 /* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
  * chain) is computed while the current group's lanes, which reload their inputs, are. */
-static void
-quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mxk_packing packing)
+static inline __attribute__ ((always_inline)) void
+quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
 {
-  const rnek k = rne_consts (f, rule);
+  const magk k = magic_consts (f, rule, rnd);
   size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
   const __m512i bias8 = _mm512_set1_epi32 (127 << 23), six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -305,7 +314,7 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
         for (int j = 0; j < 4; j++)
           {
             size_t bj = blk + (size_t) j;
-            rne_block (scales, packing == MXK_UNPACKED ? codes + bj * MXK_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
+            magic_block (scales, packing == MXK_UNPACKED ? codes + bj * MXK_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
           }
       else
         {
@@ -325,7 +334,7 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
                 default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
                 }
               load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-              __m128i q0 = lanes_rne (b0, xj, &k), q1 = lanes_rne (b1, xj, &k);
+              __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
               if (packing != MXK_UNPACKED)
                 pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
               else
@@ -342,10 +351,21 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
     }
   for (size_t blk = 4 * ng; blk < nb; blk++)
     {
-      rne_block (scales, packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
+      magic_block (scales, packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
       if (packing != MXK_UNPACKED)
         mxk__pack_block (codes + blk * pb, c[0], packing);
     }
+}
+
+/* one copy per rounding, so the rounding add is fixed at compile time */
+static void
+quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+{
+  if (rnd == MX_RTZ)
+    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing);
+  else
+    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing);
 }
 
 int
@@ -356,9 +376,9 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
     return -1;
   const mxk_fmt *f = mxk__fmt (elem);
-  if (rnd == MX_RNE)
+  if (rnd == MX_RNE || rnd == MX_RTZ)
     {
-      quantize_rne (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
+      quantize_magic (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, rnd, packing);
       return 0;
     }
   const vfmt v = vf (f);
