@@ -4,6 +4,7 @@
 #include "internal.h"
 #if defined(__AVX2__) && defined(__F16C__)
 #include <immintrin.h>
+#include "pack_sse.h"
 
 #define S1(x) _mm256_set1_epi32 (x)
 
@@ -189,6 +190,8 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
           scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
+          if (packing != MXK_UNPACKED)
+            mxk__pack_block (codes + blk * pb, c, packing);
         }
       else
         {
@@ -196,11 +199,13 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
           __m256i xl = _mm256_sub_epi32 (xs, six);
           __m256i c0 = lanes_rne (b[0], xl, &k), c1 = lanes_rne (b[1], xl, &k);
           __m256i c2 = lanes_rne (b[2], xl, &k), c3 = lanes_rne (b[3], xl, &k);
-          _mm256_storeu_si256 ((void *) dst, k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3));
+          __m256i q = k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3);
+          if (packing != MXK_UNPACKED)
+            mxk__pack_v (codes + blk * pb, _mm256_castsi256_si128 (q), _mm256_extracti128_si256 (q, 1), packing);
+          else
+            _mm256_storeu_si256 ((void *) dst, q);
           scales[blk] = (uint8_t) (x + 127);
         }
-      if (packing != MXK_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
       xs = xs_next, amax = amax_next;
     }
 }
@@ -334,7 +339,10 @@ mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, con
       const uint8_t *c = codes + blk * pb;
       if (packing != MXK_UNPACKED)
         {
-          mxk__unpack_block (cb, c, packing);
+          __m128i c0, c1;
+          mxk__unpack_v (&c0, &c1, c, packing);
+          _mm_storeu_si128 ((void *) cb, c0);
+          _mm_storeu_si128 ((void *) (cb + 16), c1);
           c = cb;
         }
       __m256 r[4];

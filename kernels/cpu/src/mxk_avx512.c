@@ -6,6 +6,7 @@
 #include "internal.h"
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 #include <immintrin.h>
+#include "pack_sse.h"
 
 typedef struct
 {
@@ -155,54 +156,6 @@ lanes_magic (__m512i b, __m512i xs, const magk *k)
   return _mm_mask_add_epi8 (mag, ks, mag, k->signbit8); /* = or: mag < signbit */
 }
 
-/* One block's 32 codes (two vectors of 16 bytes) packed as docs/vectors.md says:
- *  fp4-lo-first: byte i = code 2i | code 2i+1 << 4 (one multiply-add of byte pairs);
- *  fp6-3byte:    3 bytes little-endian = code 4i | 4i+1 << 6 | 4i+2 << 12 | 4i+3 << 18 (two
- *                multiply-adds build each 24-bit group in a dword, one byte shuffle drops the
- *                dwords' top bytes). */
-static inline void
-pack_v (uint8_t *dst, __m128i c0, __m128i c1, mxk_packing p)
-{
-  if (p == MXK_FP4_LO_FIRST)
-    {
-      const __m128i k = _mm_set1_epi16 (0x1001); /* bytes 1, 16 */
-      __m128i m0 = _mm_maddubs_epi16 (_mm_and_si128 (c0, _mm_set1_epi8 (0xF)), k);
-      __m128i m1 = _mm_maddubs_epi16 (_mm_and_si128 (c1, _mm_set1_epi8 (0xF)), k);
-      _mm_storeu_si128 ((void *) dst, _mm_packus_epi16 (m0, m1));
-      return;
-    }
-  const __m128i k6 = _mm_set1_epi16 (0x4001), k12 = _mm_set1_epi32 (0x10000001); /* 1,64; 1,4096 */
-  const __m128i drop = _mm_setr_epi8 (0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-  __m128i x0 = _mm_shuffle_epi8 (_mm_madd_epi16 (_mm_maddubs_epi16 (_mm_and_si128 (c0, _mm_set1_epi8 (63)), k6), k12), drop);
-  __m128i x1 = _mm_shuffle_epi8 (_mm_madd_epi16 (_mm_maddubs_epi16 (_mm_and_si128 (c1, _mm_set1_epi8 (63)), k6), k12), drop);
-  _mm_storeu_si128 ((void *) dst, _mm_or_si128 (x0, _mm_slli_si128 (x1, 12)));
-  _mm_storel_epi64 ((void *) (dst + 16), _mm_srli_si128 (x1, 4));
-}
-
-/* The inverse: one packed block -> two vectors of 16 codes (reads only the block's bytes). */
-static inline void
-unpack_v (__m128i *c0, __m128i *c1, const uint8_t *src, mxk_packing p)
-{
-  if (p == MXK_FP4_LO_FIRST)
-    {
-      __m128i b = _mm_loadu_si128 ((const void *) src), m = _mm_set1_epi8 (0xF);
-      __m128i lo = _mm_and_si128 (b, m), hi = _mm_and_si128 (_mm_srli_epi16 (b, 4), m);
-      *c0 = _mm_unpacklo_epi8 (lo, hi), *c1 = _mm_unpackhi_epi8 (lo, hi);
-      return;
-    }
-  /* group bytes b0 b1 b2 -> words b0|b1<<8 and b1|b2<<8; the second shifted right by 4; then
-   * codes 4i, 4i+2 are the words' low 6 bits and codes 4i+1, 4i+3 the 6 above */
-  const __m128i spread = _mm_setr_epi8 (0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11);
-  const __m128i sh = _mm_setr_epi16 (0, 4, 0, 4, 0, 4, 0, 4);
-  __m128i g0 = _mm_loadu_si128 ((const void *) src);                        /* bytes 0..15 */
-  __m128i g1 = _mm_srli_si128 (_mm_loadu_si128 ((const void *) (src + 8)), 4); /* bytes 12..23 */
-  __m128i v0 = _mm_srlv_epi16 (_mm_shuffle_epi8 (g0, spread), sh);
-  __m128i v1 = _mm_srlv_epi16 (_mm_shuffle_epi8 (g1, spread), sh);
-  const __m128i lo = _mm_set1_epi16 (0x00FF), m = _mm_set1_epi8 (63);
-  *c0 = _mm_and_si128 (_mm_ternarylogic_epi32 (lo, v0, _mm_slli_epi16 (v0, 2), 0xCA), m); /* lo ? v : v<<2 */
-  *c1 = _mm_and_si128 (_mm_ternarylogic_epi32 (lo, v1, _mm_slli_epi16 (v1, 2), 0xCA), m);
-}
-
 /* Prefetch distance in input elements (8 KiB of FP32, 4 KiB of BF16).  The kernel is slower
  * per byte than a plain stream, so the hardware prefetcher alone keeps too few lines in flight;
  * on the bench machine E4M3 went from 0.63x of the stream (1 KiB ahead) and 0.76x (4 KiB) to
@@ -336,7 +289,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
               load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
               __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
               if (packing != MXK_UNPACKED)
-                pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
+                mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
               else
                 {
                   _mm_storeu_si128 ((void *) dst, q0);
@@ -511,7 +464,7 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
       const uint8_t *c = codes + blk * pb;
       __m128i c8[2];
       if (packing != MXK_UNPACKED)
-        unpack_v (&c8[0], &c8[1], c, packing);
+        mxk__unpack_v (&c8[0], &c8[1], c, packing);
       else
         c8[0] = _mm_loadu_si128 ((const void *) c), c8[1] = _mm_loadu_si128 ((const void *) (c + 16));
       __m512 r[2];
