@@ -90,7 +90,7 @@ typedef struct
   __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff;
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
-  int sh, is_int, rz;
+  int is_int, rz;
 } magk;
 
 /* The rounding add: to nearest-even, or toward zero (t >= 0: truncation) for rtz. */
@@ -123,7 +123,6 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
   k.magic = _mm512_set1_ps (12582912.0f);
   k.magicb = _mm512_set1_epi32 ((int) mxk__f2u (12582912.0f));
-  k.sh = 23 - f->mbits;
   k.is_int = f->is_int;
   return k;
 }
