@@ -69,6 +69,24 @@ mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
   return ea - f->emax;
 }
 
+/* The SIMD quantize paths' fast route (rne; rtz on AVX-512) covers blocks whose largest
+ * magnitude bits lie in [MXK_FAST_LO, MXK_FAST_HI): 2^-80 <= amax < 2^127, so the scale exponent
+ * is in -97..127 for every format and rule; zero, tiny, huge, NaN and Inf blocks take the scalar
+ * routine. */
+#define MXK_FAST_LO (47u << 23)
+#define MXK_FAST_HI 0x7F000000u
+static inline int
+mxk__fast_amax (uint32_t amax)
+{
+  return amax - MXK_FAST_LO < MXK_FAST_HI - MXK_FAST_LO;
+}
+
+/* Software prefetch distance of the SIMD quantize paths, in input elements (8 KiB of FP32).
+ * They are slower per byte than a plain stream, so the hardware prefetcher alone keeps too few
+ * lines in flight; on the bench machine AVX-512 E4M3 went from 0.63x of the stream (1 KiB
+ * ahead) and 0.76x (4 KiB) to 0.93x (8 KiB; 16 KiB: 0.92x). */
+#define MXK_PREFETCH 2048
+
 /* One element: FP32 bits (finite) divided by 2^x, rounded, saturated, encoded. */
 uint8_t mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd);
 /* One block, scalar: 32 FP32 bit patterns -> scale and 32 codes. */

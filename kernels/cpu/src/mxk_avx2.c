@@ -63,12 +63,12 @@ typedef struct
   __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23;
   __m256 magic, rcp;
   int sh, is_int, rceil;
-} rnek;
+} magk;
 
-static inline rnek
-rne_consts (const mxk_fmt *f, mx_scale_rule rule)
+static inline magk
+magic_consts (const mxk_fmt *f, mx_scale_rule rule)
 {
-  rnek k;
+  magk k;
   k.absm = S1 (0x7FFFFFFF), k.expm = S1 (0x7F800000), k.m23 = S1 (0x7FFFFF);
   k.eminb = S1 ((f->emin + 127) << 23);
   k.cmag = S1 ((23 - f->mbits) << 23);
@@ -87,7 +87,7 @@ rne_consts (const mxk_fmt *f, mx_scale_rule rule)
 
 /* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23) -> 8 codes in 32-bit lanes. */
 static inline __m256i
-lanes_rne (__m256i b, __m256i xs, const rnek *k)
+lanes_magic (__m256i b, __m256i xs, const magk *k)
 {
   __m256i t = _mm256_max_epi32 (_mm256_sub_epi32 (_mm256_and_si256 (b, k->absm), xs), _mm256_setzero_si256 ());
   if (k->is_int)
@@ -103,24 +103,21 @@ lanes_rne (__m256i b, __m256i xs, const rnek *k)
                                                 _mm256_castsi256_ps (b)));
 }
 
-#define PF_DIST 2048 /* FP32 elements prefetched ahead; see mxk_avx512.c */
-#define RNE_LO (47u << 23) /* the fast path: 2^-80 <= amax < 2^127, x in -97..127 */
-#define RNE_HI 0x7F000000u
 
 static inline void
 load_block (__m256i *b, const void *in, mx_format_id in_fmt, size_t blk)
 {
   if (in_fmt == MX_BF16)
     {
-      _mm_prefetch ((const char *) ((const uint16_t *) in + blk * MXK_BLOCK + PF_DIST), _MM_HINT_T0);
+      _mm_prefetch ((const char *) ((const uint16_t *) in + blk * MXK_BLOCK + MXK_PREFETCH), _MM_HINT_T0);
       for (int h = 0; h < 4; h++)
         b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
     }
   else
     {
       const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
-      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
-      _mm_prefetch ((const char *) (p + PF_DIST + 16), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
       for (int h = 0; h < 4; h++)
         b[h] = _mm256_loadu_si256 ((const void *) (p + 8 * h));
     }
@@ -128,7 +125,7 @@ load_block (__m256i *b, const void *in, mx_format_id in_fmt, size_t blk)
 
 /* Block blk's largest magnitude (returned) and its x << 23 in every lane of *xs. */
 static inline uint32_t
-block_xs (__m256i *xs, const void *in, mx_format_id in_fmt, size_t blk, const rnek *k)
+block_xs (__m256i *xs, const void *in, mx_format_id in_fmt, size_t blk, const magk *k)
 {
   __m256i b[4];
   load_block (b, in, in_fmt, blk);
@@ -168,10 +165,10 @@ pack32s (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
 /* RNE quantize, software-pipelined: the next block's maximum and scale exponent (a long
  * dependency chain) are computed before the current block's lanes, which reload their inputs. */
 static void
-quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
               const mxk_fmt *f, mx_scale_rule rule, mxk_packing packing)
 {
-  const rnek k = rne_consts (f, rule);
+  const magk k = magic_consts (f, rule);
   size_t pb = mxk__packed_block_bytes (packing);
   const __m256i six = S1 (k.is_int ? 6 << 23 : 0);
   __m256i xs = _mm256_setzero_si256 ();
@@ -184,7 +181,7 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
       uint8_t *dst = packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c;
       __m256i b[4];
       load_block (b, in, in_fmt, blk);
-      if (amax - RNE_LO >= RNE_HI - RNE_LO)
+      if (!mxk__fast_amax (amax))
         {
           uint32_t bb[MXK_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
           for (int h = 0; h < 4; h++)
@@ -197,8 +194,8 @@ quantize_rne (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
         {
           int x = _mm_cvtsi128_si32 (_mm256_castsi256_si128 (xs)) >> 23; /* arithmetic */
           __m256i xl = _mm256_sub_epi32 (xs, six);
-          __m256i c0 = lanes_rne (b[0], xl, &k), c1 = lanes_rne (b[1], xl, &k);
-          __m256i c2 = lanes_rne (b[2], xl, &k), c3 = lanes_rne (b[3], xl, &k);
+          __m256i c0 = lanes_magic (b[0], xl, &k), c1 = lanes_magic (b[1], xl, &k);
+          __m256i c2 = lanes_magic (b[2], xl, &k), c3 = lanes_magic (b[3], xl, &k);
           __m256i q = k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3);
           if (packing != MXK_UNPACKED)
             mxk__pack_v (codes + blk * pb, _mm256_castsi256_si128 (q), _mm256_extracti128_si256 (q, 1), packing);
@@ -219,7 +216,7 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
   const mxk_fmt *f = mxk__fmt (elem);
   if (rnd == MX_RNE)
     {
-      quantize_rne (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
+      quantize_magic (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
       return 0;
     }
   size_t pb = mxk__packed_block_bytes (packing);

@@ -155,12 +155,6 @@ lanes_magic (__m512i b, __m512i xs, const magk *k)
   return _mm_mask_add_epi8 (mag, ks, mag, k->signbit8); /* = or: mag < signbit */
 }
 
-/* Prefetch distance in input elements (8 KiB of FP32, 4 KiB of BF16).  The kernel is slower
- * per byte than a plain stream, so the hardware prefetcher alone keeps too few lines in flight;
- * on the bench machine E4M3 went from 0.63x of the stream (1 KiB ahead) and 0.76x (4 KiB) to
- * 0.93x (8 KiB; 16 KiB: 0.92x). */
-#define PF_DIST 2048
-
 /* Block blk's 32 inputs as FP32 bits. */
 static inline void
 load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk)
@@ -168,24 +162,19 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
   if (in_fmt == MX_BF16)
     {
       const uint16_t *p = (const uint16_t *) in + blk * MXK_BLOCK;
-      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
       *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
       *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
     }
   else
     {
       const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
-      _mm_prefetch ((const char *) (p + PF_DIST), _MM_HINT_T0);
-      _mm_prefetch ((const char *) (p + PF_DIST + 16), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
+      _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
       *b0 = _mm512_loadu_si512 ((const void *) p);
       *b1 = _mm512_loadu_si512 ((const void *) (p + 16));
     }
 }
-
-/* The fast path covers 2^-80 <= amax < 2^127 (x in -97..127); zero, tiny, huge, NaN and Inf
- * blocks take the scalar routine. */
-#define FAST_LO (47u << 23)
-#define FAST_HI 0x7F000000u
 
 /* One block (the tails, and groups holding a block off the fast path). */
 static inline void
@@ -195,7 +184,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   __m512i b0, b1;
   load_block (&b0, &b1, in, in_fmt, blk);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
-  if (amax - FAST_LO >= FAST_HI - FAST_LO)
+  if (!mxk__fast_amax (amax))
     {
       uint32_t bb[MXK_BLOCK];
       _mm512_storeu_si512 ((void *) bb, b0);
@@ -240,8 +229,8 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
     }
   else
     *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) FAST_LO)),
-                                  _mm512_set1_epi32 ((int) (FAST_HI - FAST_LO))) != 0;
+  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) MXK_FAST_LO)),
+                                  _mm512_set1_epi32 ((int) (MXK_FAST_HI - MXK_FAST_LO))) != 0;
 }
 
 /* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
