@@ -1,5 +1,7 @@
-/* mxk_avx2.c -- AVX2 path: 8 lanes per vector, four vectors per block; the lane arithmetic of
- * mxk_generic.c with compare-and-blend for masks.  Compiled with -mavx2 (x86-64 only).
+/* mxk_avx2.c -- AVX2 (+F16C) path: 8 lanes per vector, four vectors per block.  Quantize under
+ * rne takes mxk_avx512.c's magic-add route; the other roundings use mxk_generic.c's lane
+ * formula with compare-and-blend for masks; dequantize and dot decode through FP16.  Compiled
+ * with -mavx2 -mf16c (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 #if defined(__AVX2__) && defined(__F16C__)

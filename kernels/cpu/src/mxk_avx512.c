@@ -1,7 +1,9 @@
-/* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.  The
- * lane arithmetic is mxk_generic.c's, with masks instead of branches; blocks that hold FP32
- * subnormals, NaN or Inf, and the two element pairs whose exact sum overflows a double, take the
- * scalar routines.  Compiled with -mavx512f -mavx512bw -mavx512vl (x86-64 only).
+/* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
+ * Quantize under rne and rtz takes the magic-add route below, four blocks at a time; the other
+ * roundings use mxk_generic.c's lane formula with masks instead of branches.  Blocks off the
+ * fast range (zero, tiny, huge, NaN, Inf; FP32 subnormals for the other roundings) and the two
+ * element pairs whose exact dot overflows a double take the scalar routines.  Compiled with
+ * -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -382,6 +384,7 @@ typedef struct
   __m512 t0, t1;
   __m512i mask, shl;
   int kind; /* 0 FP8 fn, 1 FP8 ieee, 2 FP6, 3 FP4, 4 INT8 */
+  int bias;
 } dqk;
 
 static inline dqk
@@ -390,6 +393,7 @@ dq_consts (const mxk_fmt *f)
   dqk k;
   float t[32] = { 0 };
   k.kind = f->is_int ? 4 : f->bits == 4 ? 3 : f->bits == 6 ? 2 : f->is_ieee ? 1 : 0;
+  k.bias = f->bias;
   for (int c = 0; c < 32 && k.kind >= 2 && k.kind <= 3; c++)
     t[c] = mxk__decode ((uint8_t) (k.kind == 3 ? c & 15 : c), f);
   k.t0 = _mm512_loadu_ps (t), k.t1 = _mm512_loadu_ps (t + 16);
@@ -398,16 +402,26 @@ dq_consts (const mxk_fmt *f)
   return k;
 }
 
-/* 16 codes (bytes) of a block with scale exponent X (not NaN) -> 16 FP32 values. */
+/* A block's scaling for dq16, from its scale exponent X (not NaN): FP8, the scalef exponent
+ * 127-bias+X; the others, the multiplier 2^X (INT8: 2^(X-6)). */
 static inline __m512
-dq16 (__m128i c8, __m512 ex, __m512 s, const dqk *k)
+dq_scale (int X, const dqk *k)
+{
+  if (k->kind <= 1)
+    return _mm512_set1_ps ((float) (127 - k->bias + X));
+  return _mm512_set1_ps (mxk__pow2f (k->kind == 4 ? X - 6 : X));
+}
+
+/* 16 codes (bytes) of a block -> 16 FP32 values, with sc = dq_scale (X). */
+static inline __m512
+dq16 (__m128i c8, __m512 sc, const dqk *k)
 {
   switch (k->kind)
     {
     case 0: case 1:
       {
         __m512i z = _mm512_and_si512 (_mm512_sllv_epi32 (_mm512_cvtepi8_epi32 (c8), k->shl), k->mask);
-        __m512 v = _mm512_scalef_ps (_mm512_castsi512_ps (z), ex);
+        __m512 v = _mm512_scalef_ps (_mm512_castsi512_ps (z), sc);
         __m128i mag = _mm_and_si128 (c8, _mm_set1_epi8 (0x7F));
         const __m512i sgn = _mm512_set1_epi32 ((int) 0x80000000u);
         __m512i r = _mm512_castps_si512 (v);
@@ -429,12 +443,12 @@ dq16 (__m128i c8, __m512 ex, __m512 s, const dqk *k)
         __m512 v = _mm512_permutex2var_ps (k->t0, w, k->t1); /* index: the low 5 bits, |code| */
         v = _mm512_castsi512_ps (_mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), _mm512_slli_epi32 (w, 26),
                                                             _mm512_set1_epi32 ((int) 0x80000000u), 0xF8));
-        return _mm512_mul_ps (v, s);
+        return _mm512_mul_ps (v, sc);
       }
     case 3:
-      return _mm512_mul_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), s);
+      return _mm512_mul_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), sc);
     default:
-      return _mm512_mul_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), s);
+      return _mm512_mul_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), sc);
     }
 }
 
@@ -456,15 +470,13 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
       else
         c8[0] = _mm_loadu_si128 ((const void *) c), c8[1] = _mm_loadu_si128 ((const void *) (c + 16));
       __m512 r[2];
-      int X = (int) scales[blk] - 127;
       if (scales[blk] == 0xFF)
         r[0] = r[1] = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
       else
         {
-          __m512 ex = _mm512_set1_ps ((float) (127 - f->bias + X));
-          __m512 s = _mm512_set1_ps (mxk__pow2f (f->is_int ? X - 6 : X));
+          __m512 sc = dq_scale ((int) scales[blk] - 127, &k);
           for (int h = 0; h < 2; h++)
-            r[h] = dq16 (c8[h], ex, s, &k);
+            r[h] = dq16 (c8[h], sc, &k);
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 2; h++)
@@ -492,9 +504,7 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
     return -1;
   int wide = mxk__wide_pair (fa, fb);
   const dqk ka = dq_consts (pa), kb = dq_consts (pb);
-  /* exact element values: dq16 with scale exponent 0 */
-  const __m512 exa = _mm512_set1_ps ((float) (127 - pa->bias)), exb = _mm512_set1_ps ((float) (127 - pb->bias));
-  const __m512 sa1 = _mm512_set1_ps (pa->is_int ? 0x1p-6f : 1.0f), sb1 = _mm512_set1_ps (pb->is_int ? 0x1p-6f : 1.0f);
+  const __m512 sca = dq_scale (0, &ka), scb = dq_scale (0, &kb); /* exact element values */
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
     {
@@ -507,8 +517,8 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
           __m512d s = _mm512_set1_pd (-0.0); /* -0: a sum of -0 products stays -0 */
           for (int h = 0; h < 2; h++)
             {
-              __m512 va = dq16 (_mm_loadu_si128 ((const void *) (ab + 16 * h)), exa, sa1, &ka);
-              __m512 vb = dq16 (_mm_loadu_si128 ((const void *) (bb + 16 * h)), exb, sb1, &kb);
+              __m512 va = dq16 (_mm_loadu_si128 ((const void *) (ab + 16 * h)), sca, &ka);
+              __m512 vb = dq16 (_mm_loadu_si128 ((const void *) (bb + 16 * h)), scb, &kb);
               __m512 p = _mm512_mul_ps (va, vb); /* exact */
               s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm512_castps512_ps256 (p)));
               s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1))));
