@@ -83,7 +83,21 @@ stream_widen (uint32_t *out, const uint8_t *in, size_t n)
 int
 main (int argc, char **argv)
 {
-  size_t mib = argc > 1 ? strtoul (argv[1], NULL, 0) : 256;
+  if (argc > 1 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      printf ("usage: bench-kernels [MiB] [path]\n"
+              "  libmxk throughput on one thread over an FP32 input of MiB (default 256), beside\n"
+              "  copy-shaped streams measured in the same run; path: auto ref generic avx2 avx512\n"
+              "  (default: the one cpuid picks).  Ends with key=value lines.\n");
+      return 0;
+    }
+  char *end;
+  size_t mib = argc > 1 ? strtoul (argv[1], &end, 0) : 256;
+  if (argc > 1 && (*end || mib == 0))
+    {
+      fprintf (stderr, "bench-kernels: '%s' is not a size in MiB (try --help)\n", argv[1]);
+      return 2;
+    }
   if (argc > 2)
     {
       int ok = -1;
