@@ -4,8 +4,8 @@
 set -euo pipefail
 rtl=$(cd "$(dirname "$0")/../rtl" && pwd)
 command -v yosys >/dev/null || { echo "bench/area.sh: yosys is not installed (apt-get install yosys)"; exit 77; }
-quant="mx_lzc.sv mx_fmt_params.sv mx_scale.sv mx_quant_lane.sv mx_quantize.sv"
-mac="mx_lzc.sv mx_fmt_params.sv mx_elem_decode.sv mx_fp32_round.sv mx_fp32_add.sv mx_mac_lane.sv mx_mac.sv"
+files() { sed -n "s/^$1: //p" "$rtl/files.txt"; } # the one list of each unit's files
+quant=$(files mx_quantize) mac=$(files mx_mac)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for top in "mx_quantize:$quant" "mx_mac:$mac"; do
   name=${top%%:*} files=${top#*:}

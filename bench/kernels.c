@@ -3,7 +3,7 @@
  *   quantize:   read 4 B, write 1 B per element   (stream: out[i] = in[i] >> 24)
  *   dequantize: read 1 B, write 4 B per element   (stream: out[i] = in[i] << 24)
  *   dot:        elements/s (two 1-byte codes per element)
- * plus the speed-up over the scalar reference path (mxk_*_ref).  Not a test; ends with
+ * plus the speed-up over the scalar reference path (mxk_use_path (MXK_PATH_REF)).  Not a test; ends with
  * key=value lines.  Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -12,6 +12,7 @@
 #include <string.h>
 #include "bench.h"
 #include "mxk.h"
+#include "mxvec.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -91,11 +92,10 @@ main (int argc, char **argv)
               "  (default: the one cpuid picks).  Ends with key=value lines.\n");
       return 0;
     }
-  char *end;
-  size_t mib = argc > 1 ? strtoul (argv[1], &end, 0) : 256;
-  if (argc > 1 && (*end || mib == 0))
+  unsigned long long mib = 256;
+  if (argc > 1 && mx_parse_uint (&mib, argv[1], 10, 1, 65536) != MX_OK)
     {
-      fprintf (stderr, "bench-kernels: '%s' is not a size in MiB (try --help)\n", argv[1]);
+      fprintf (stderr, "bench-kernels: '%s' is not a size in MiB, 1..65536 (try --help)\n", argv[1]);
       return 2;
     }
   if (argc > 2)
@@ -118,15 +118,15 @@ main (int argc, char **argv)
       fprintf (stderr, "bench-kernels: out of memory\n");
       return 1;
     }
-  unsigned long long s = 0x2143FEDC;
+  mxv_rng r = { 0x2143FEDC };
   for (size_t i = 0; i < n; i++)
     {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      unsigned long long s = mxv_rng_next (&r);
       in[i] = (uint32_t) ((s >> 33) & 0x807FFFFF) | (uint32_t) (100 + (s >> 59)) << 23; /* normal values */
     }
   memset (wide, 0, n * 4);
   memset (codes, 0, n);
-  printf ("bench-kernels: %zu MiB FP32 (%zu elements), one thread, path %s\n", mib, n,
+  printf ("bench-kernels: %llu MiB FP32 (%zu elements), one thread, path %s\n", mib, n,
           mxk_path_name (mxk_current_path ()));
   double gb = (double) n * 5 / 1e9;
   double t_sn = TIME (stream_narrow (codes, in, n));
@@ -134,19 +134,26 @@ main (int argc, char **argv)
   printf ("%-26s %8.2f GB/s\n", "stream 4B->1B", gb / t_sn);
   printf ("%-26s %8.2f GB/s\n", "stream 1B->4B", gb / t_sw);
 
-  static const mx_format_id fmts[] = { MX_E4M3, MX_E5M2, MX_E2M3, MX_E3M2, MX_E2M1, MX_INT8 };
-  static const char *names[] = { "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "int8" };
-  double q[6], dq[6];
-  for (int f = 0; f < 6; f++)
+  /* the element formats of the table, E4M3 first (the headline figures) */
+  mx_format_id fmts[MX_FORMAT_COUNT];
+  const char *names[MX_FORMAT_COUNT];
+  int nf = 0;
+#define MX_FORMAT(id, nm, al, role, ...) \
+  if (MX_ROLE_##role == MX_ROLE_ELEM)    \
+    fmts[nf] = MX_##id, names[nf++] = nm;
+#include "mx/formats.def"
+#undef MX_FORMAT
+  double q[MX_FORMAT_COUNT], dq[MX_FORMAT_COUNT];
+  for (int f = 0; f < nf; f++)
     {
-      q[f] = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED));
-      dq[f] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, fmts[f], MXK_UNPACKED));
+      q[f] = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
+      dq[f] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, fmts[f], MX_PACKING_UNPACKED));
       printf ("quantize %-5s %12.2f GB/s  %5.2fx stream | dequantize %5.2f GB/s  %5.2fx stream\n",
               names[f], gb / q[f], t_sn / q[f], gb / dq[f], t_sw / dq[f]);
     }
   /* packed outputs (fewer bytes written than the stream; the ratio is of times) */
-  static const struct { mx_format_id f; mxk_packing p; const char *name; } pk[] = {
-    { MX_E2M1, MXK_FP4_LO_FIRST, "e2m1_fp4_lo_first" }, { MX_E2M3, MXK_FP6_3BYTE, "e2m3_fp6_3byte" } };
+  static const struct { mx_format_id f; mx_packing p; const char *name; } pk[] = {
+    { MX_E2M1, MX_PACKING_FP4_LO_FIRST, "e2m1_fp4_lo_first" }, { MX_E2M3, MX_PACKING_FP6_3BYTE, "e2m3_fp6_3byte" } };
   double pq[2], pdq[2];
   for (int j = 0; j < 2; j++)
     {
@@ -156,7 +163,7 @@ main (int argc, char **argv)
               t_sn / pq[j], t_sw / pdq[j]);
     }
   /* dot over the whole arrays: E4M3 x E4M3 (codes from the quantize above) */
-  mxk_quantize (scales, codes, in, MX_FP32, n, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED);
+  mxk_quantize (scales, codes, in, MX_FP32, n, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED);
   memcpy (codes2, codes, n);
   memcpy (scales2, scales, n / 32);
   uint32_t out;
@@ -167,9 +174,12 @@ main (int argc, char **argv)
 
   /* the scalar reference on a 1/16 slice */
   size_t nr = n / 16 / 32 * 32;
-  double r_q = TIME (mxk_quantize_ref (scales, codes, in, MX_FP32, nr, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MXK_UNPACKED));
-  double r_dq = TIME (mxk_dequantize_ref (wide, MX_FP32, scales, codes, nr, MX_E4M3, MXK_UNPACKED));
-  double r_dot = TIME (mxk_dot_ref (&out, scales, codes, MX_E4M3, scales2, codes2, MX_E4M3, nr, 0));
+  mxk_path chosen = mxk_current_path ();
+  mxk_use_path (MXK_PATH_REF);
+  double r_q = TIME (mxk_quantize (scales, codes, in, MX_FP32, nr, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
+  double r_dq = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, nr, MX_E4M3, MX_PACKING_UNPACKED));
+  double r_dot = TIME (mxk_dot (&out, scales, codes, MX_E4M3, scales2, codes2, MX_E4M3, nr, 0));
+  mxk_use_path (chosen);
   double su_q = (r_q / (double) nr) / (q[0] / (double) n), su_dq = (r_dq / (double) nr) / (dq[0] / (double) n);
   double su_dot = (r_dot / (double) nr) / (t_dot / (double) n);
   printf ("speed-up over the scalar reference (e4m3): quantize %.1fx, dequantize %.1fx, dot %.1fx\n",
@@ -178,7 +188,7 @@ main (int argc, char **argv)
   printf ("key=value\n");
   printf ("path=%s\n", mxk_path_name (mxk_current_path ()));
   printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
-  for (int f = 0; f < 6; f++)
+  for (int f = 0; f < nf; f++)
     printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_gbs=%.3f\ndequantize_%s_vs_stream=%.3f\n",
             names[f], gb / q[f], names[f], t_sn / q[f], names[f], gb / dq[f], names[f], t_sw / dq[f]);
   for (int j = 0; j < 2; j++)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ci/deps.sh -- install what mxgold needs from Debian packages, only what is missing (idempotent).
 set -euo pipefail
-pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev verilator yosys gzip)
+# zlib: .gz vector files; clang + its runtime: the libFuzzer leg; valgrind: the valgrind leg
+pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev zlib1g-dev verilator yosys gzip
+      clang libclang-rt-14-dev valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -46,7 +46,7 @@ done
 cmds+=("ocp/dot/e4m3-e4m3-h100-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset h100-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/dot/e4m3-e4m3-b200-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset b200-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/dot/e4m3-e4m3-mi300-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset mi300-fp8 --blocks 2 --level 1 --seed 1")
-cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --m 2 --n 2 --kdim 64 -n 20 --seed 1")
+cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
 
 # the same for each named profile where it differs from ocp (torchao-floor is identical to ocp)
 for p in torchao-rceil te-mxfp8 microxcaling ggml-mxfp4 pychop ml-dtypes quark-even; do

@@ -1,21 +1,45 @@
 #!/usr/bin/env bash
-# ci/test.sh -- the test run: deps, configure, build, every CTest test, then the unit suite again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.  Exit non-zero on any failure.
+# ci/test.sh -- the test run, in legs: deps; the main build (-Werror) and every CTest test;
+# the unit and fuzz-replay suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+# the CLI tests under valgrind; libFuzzer on every harness for a bounded time (clang).
+# Exit non-zero on any failure.  MX_FUZZ_SECONDS (default 30) sets the time per harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+t0=$(date +%s)
+leg() { echo; echo "== $* ($(( $(date +%s) - t0 )) s)"; }
 
 bash ci/deps.sh
 
-echo "== build (RelWithDebInfo, -Wall -Wextra -Werror)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+leg "build (RelWithDebInfo, -Wall -Wextra -Werror)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 
-echo "== ctest (all labels)"
+leg "ctest (all labels)"
 (cd build && ctest -j"$jobs" --output-on-failure)
 
-echo "== ASan + UBSan build, unit suite"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF >/dev/null
+leg "ASan + UBSan build: unit and fuzz-replay suites"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF \
+      -DMX_WERROR=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest -j"$jobs" -L unit --output-on-failure)
+   ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
+
+leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode)"
+vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+MX_RUN="$vg" bash tests/tcli.sh build/bin
+$vg build/bin/tverify > /dev/null
+
+leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
+if command -v clang >/dev/null; then
+  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_FUZZ=ON -DMX_SANITIZE=ON \
+        -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF -DMX_WERROR=ON -DMX_FUZZ_SECONDS="${MX_FUZZ_SECONDS:-30}" >/dev/null
+  cmake --build build-fuzz -j"$jobs"
+  rc=0
+  (cd build-fuzz && ctest -j"$jobs" -L fuzz -V > fuzz.log 2>&1) || rc=$?
+  grep -E '^[0-9]+: (Done|stat::number_of_executed_units|coverage|FOUND)|Test +#' build-fuzz/fuzz.log || true
+  if [ "$rc" != 0 ]; then tail -60 build-fuzz/fuzz.log; exit "$rc"; fi
+else
+  echo "clang is not installed: the timed fuzz leg is skipped (the replays above ran)"
+fi
+leg "all legs passed"

@@ -1,5 +1,6 @@
 // mx_fmt_params -- the numbers of one element format, selected at run time by its index
-// (MX_FMT_* of the generated mx_pkg.svh, from golden/include/mx/formats.def).
+// (MX_FMT_* of the generated mx_pkg.svh): entries of the packed MX_ELEM_* tables that
+// mxgold-derive writes from golden/include/mx/formats.def.  Nothing here restates a format.
 // SPDX-License-Identifier: MIT
 module mx_fmt_params (
   input  logic [2:0]        fmt_i,
@@ -18,40 +19,18 @@ module mx_fmt_params (
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  always_comb begin
-    mbits_o = 3'(MX_E4M3_MBITS);
-    bias_o = 5'(MX_E4M3_BIAS);
-    emin_o = 6'(MX_E4M3_EMIN);
-    emax_o = 6'(MX_E4M3_EMAX);
-    maxmag_o = 8'(MX_E4M3_MAX_MAG);
-    signbit_o = 8'h80;
-    is_int_o = 1'b0;
-    is_ieee_o = 1'b0;
-    is_fn_o = 1'b1;
-    unique case (fmt_i)
-      3'(MX_FMT_E5M2): begin
-        mbits_o = 3'(MX_E5M2_MBITS); bias_o = 5'(MX_E5M2_BIAS); emin_o = 6'(MX_E5M2_EMIN);
-        emax_o = 6'(MX_E5M2_EMAX); maxmag_o = 8'(MX_E5M2_MAX_MAG); is_fn_o = 1'b0; is_ieee_o = 1'b1;
-      end
-      3'(MX_FMT_E2M3): begin
-        mbits_o = 3'(MX_E2M3_MBITS); bias_o = 5'(MX_E2M3_BIAS); emin_o = 6'(MX_E2M3_EMIN);
-        emax_o = 6'(MX_E2M3_EMAX); maxmag_o = 8'(MX_E2M3_MAX_MAG); is_fn_o = 1'b0; signbit_o = 8'h20;
-      end
-      3'(MX_FMT_E3M2): begin
-        mbits_o = 3'(MX_E3M2_MBITS); bias_o = 5'(MX_E3M2_BIAS); emin_o = 6'(MX_E3M2_EMIN);
-        emax_o = 6'(MX_E3M2_EMAX); maxmag_o = 8'(MX_E3M2_MAX_MAG); is_fn_o = 1'b0; signbit_o = 8'h20;
-      end
-      3'(MX_FMT_E2M1): begin
-        mbits_o = 3'(MX_E2M1_MBITS); bias_o = 5'(MX_E2M1_BIAS); emin_o = 6'(MX_E2M1_EMIN);
-        emax_o = 6'(MX_E2M1_EMAX); maxmag_o = 8'(MX_E2M1_MAX_MAG); is_fn_o = 1'b0; signbit_o = 8'h08;
-      end
-      3'(MX_FMT_INT8): begin
-        mbits_o = 3'(MX_INT8_MBITS); bias_o = 5'(MX_INT8_BIAS); emin_o = 6'(MX_INT8_EMIN);
-        emax_o = 6'(MX_INT8_EMAX); maxmag_o = 8'(MX_INT8_MAX_MAG); is_fn_o = 1'b0; is_int_o = 1'b1;
-      end
-      default: ;
-    endcase
-    // 1.m of max finite as an integer: for INT the magnitude itself (127 = 1.984375 * 64)
-    sigmax_o = is_int_o ? maxmag_o : ((maxmag_o & ((8'd1 << mbits_o) - 8'd1)) | (8'd1 << mbits_o));
-  end
+  // formats beyond the table read as format 0 (the RTL's formats are 0 .. MX_ELEM_COUNT-1)
+  logic [2:0] f;
+  assign f = (32'(fmt_i) < MX_ELEM_COUNT) ? fmt_i : 3'd0;
+
+  assign mbits_o   = MX_ELEM_MBITS[3*f +: 3];
+  assign bias_o    = MX_ELEM_BIAS[5*f +: 5];
+  assign emin_o    = MX_ELEM_EMIN[6*f +: 6];
+  assign emax_o    = MX_ELEM_EMAX[6*f +: 6];
+  assign maxmag_o  = MX_ELEM_MAX_MAG[8*f +: 8];
+  assign sigmax_o  = MX_ELEM_SIGMAX[8*f +: 8];
+  assign signbit_o = MX_ELEM_SIGNBIT[8*f +: 8];
+  assign is_int_o  = MX_ELEM_IS_INT[f];
+  assign is_ieee_o = MX_ELEM_IS_IEEE[f];
+  assign is_fn_o   = MX_ELEM_IS_FN[f];
 endmodule

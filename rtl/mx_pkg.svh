@@ -68,6 +68,30 @@ localparam int MX_FP64_BITS = 64, MX_FP64_SIGN = 1, MX_FP64_EBITS = 11, MX_FP64_
 localparam int MX_FP64_BIAS = 1023, MX_FP64_EMIN = -1022, MX_FP64_EMAX = 1023, MX_FP64_SPECIAL = MX_SPECIAL_IEEE;
 localparam longint unsigned MX_FP64_MAX_MAG = 64'h7FEFFFFFFFFFFFFF;
 
+// The element formats the RTL implements (MX_FMT_* 0 .. MX_ELEM_COUNT-1), as packed
+// tables: the entry of format i is bits [i*W +: W].
+localparam int MX_ELEM_COUNT = 6;
+// stored fraction bits
+localparam logic [17:0] MX_ELEM_MBITS = {3'h6, 3'h1, 3'h2, 3'h3, 3'h2, 3'h3};
+// exponent bias
+localparam logic [29:0] MX_ELEM_BIAS = {5'h1, 5'h1, 5'h3, 5'h1, 5'hF, 5'h7};
+// smallest normal exponent, signed (INT: 0)
+localparam logic [35:0] MX_ELEM_EMIN = {6'h0, 6'h0, 6'h3E, 6'h0, 6'h32, 6'h3A};
+// largest normal exponent, signed (the OCP 6.3 emax)
+localparam logic [35:0] MX_ELEM_EMAX = {6'h0, 6'h2, 6'h4, 6'h2, 6'hF, 6'h8};
+// magnitude code of max finite
+localparam logic [47:0] MX_ELEM_MAX_MAG = {8'h7F, 8'h7, 8'h1F, 8'h1F, 8'h7B, 8'h7E};
+// significand of max finite as an integer (1.m << mbits; INT: the magnitude)
+localparam logic [47:0] MX_ELEM_SIGMAX = {8'h7F, 8'h3, 8'h7, 8'hF, 8'h7, 8'hE};
+// the sign bit of the code (INT: the two's-complement top bit)
+localparam logic [47:0] MX_ELEM_SIGNBIT = {8'h80, 8'h8, 8'h20, 8'h20, 8'h80, 8'h80};
+// two's complement integer
+localparam logic [5:0] MX_ELEM_IS_INT = {1'h1, 1'h0, 1'h0, 1'h0, 1'h0, 1'h0};
+// Inf and NaN in the all-ones exponent (E5M2)
+localparam logic [5:0] MX_ELEM_IS_IEEE = {1'h0, 1'h0, 1'h0, 1'h0, 1'h1, 1'h0};
+// only the all-ones magnitude is NaN (E4M3)
+localparam logic [5:0] MX_ELEM_IS_FN = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h1};
+
 localparam int MX_RND_RNE = 0;
 localparam int MX_RND_RNA = 1;
 localparam int MX_RND_RNZ = 2;
@@ -83,3 +107,7 @@ localparam int MX_SCALE_EVEN = 2;
 localparam int MX_SCALE_RCEIL = 3;
 localparam int MX_SCALE_RCEIL_FP32 = 4;
 localparam int MX_SCALE_FLOOR_LOG2F = 5;
+
+// flags (golden/include/mx.h MX_FLAG_*)
+localparam logic [7:0] MX_FLAG_INEXACT = 8'h01, MX_FLAG_UNDERFLOW = 8'h02, MX_FLAG_OVERFLOW = 8'h04;
+localparam logic [7:0] MX_FLAG_INVALID = 8'h10, MX_FLAG_SCALE_CLAMPED = 8'h20;

@@ -92,13 +92,13 @@ module mx_quant_lane #(
     toward_zero = rnd_i == 3'(MX_RND_RTZ) || rnd_i == 3'(MX_RND_RTO)
                   || (rnd_i == 3'(MX_RND_RDN) && !s) || (rnd_i == 3'(MX_RND_RUP) && s);
 
-    flags_o = {4'd0, inexact} | {3'd0, inexact & tiny, 1'b0};
+    flags_o = (inexact ? 5'(MX_FLAG_INEXACT) : 5'd0) | (inexact & tiny ? 5'(MX_FLAG_UNDERFLOW) : 5'd0);
     if (m == 24'd0) begin
       // +-0 is exact; the sign survives (zero-sign keep), INT has one zero
       code_o = (s && !is_int_i) ? signbit_i : 8'd0;
       flags_o = 5'd0;
     end else if (mag > {4'd0, maxmag_i}) begin
-      flags_o = 5'b00101;
+      flags_o = 5'(MX_FLAG_OVERFLOW | MX_FLAG_INEXACT);
       if (!ovf_i || toward_zero || !(is_ieee_i || is_fn_i)) code_o = maxmag_i;
       else if (is_ieee_i) code_o = 8'h7C;            // E5M2 +Inf (sign below)
       else code_o = 8'h7F;                           // E4M3 NaN

@@ -29,7 +29,9 @@ module mx_quantize #(
   output logic [8*K-1:0]       out_codes_o,   // lane i's code in bits [8i +: 8]
   output logic [7:0]           out_flags_o
 );
-  localparam logic [7:0] FLAG_INVALID = 8'h10, FLAG_CLAMPED = 8'h20;
+  /* verilator lint_off UNUSEDPARAM */
+  `include "mx_pkg.svh"
+  /* verilator lint_on UNUSEDPARAM */
 
   logic advance;
   assign advance    = !out_valid_o || out_ready_i;
@@ -98,7 +100,7 @@ module mx_quantize #(
       x_scale = -10'sd127;                       // all-zero block: scale 0x00 (2^-127)
     end else if (e_rule < -12'sd127) begin
       x_scale = -10'sd127;
-      bflags = FLAG_CLAMPED;
+      bflags = MX_FLAG_SCALE_CLAMPED;
     end else if (e_rule > 12'sd127) begin
       nan_scale = 1'b1;                          // only INT8 rceil/ceil near FLT_MAX
     end else begin
@@ -126,7 +128,7 @@ module mx_quantize #(
   always_ff @(posedge clk_i) begin
     if (advance && v1) begin
       x2 <= x1; rnd2 <= rnd1; ovf2 <= ovf1; rb2 <= rb1; xs2 <= x_scale; sc2 <= scale_code;
-      nan2 <= nan_scale; bf2 <= bflags | (nan_scale ? FLAG_INVALID : 8'd0);
+      nan2 <= nan_scale; bf2 <= bflags | (nan_scale ? MX_FLAG_INVALID : 8'd0);
       mbits2 <= mbits1; bias2 <= bias1; emin2 <= emin1; maxmag2 <= maxmag1; signbit2 <= signbit1;
       isint2 <= isint1; isieee2 <= isieee1; isfn2 <= isfn1;
     end

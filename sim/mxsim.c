@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mxv.h"
+#include "mxvec.h"
 #include "shim.h"
 
 #define K SIM_K
@@ -45,22 +45,44 @@ typedef struct
   int stall_pct;
   long errors_max, passed, failed, beats_in, beats_out;
   int quiet;
-  unsigned long long rng;
+  mxv_rng rng;
   dut *d;
   beat q[QCAP];       /* the scoreboard: expected results in order */
   int qh, qn;
 } sim;
 
-static unsigned long long
-next_rand (unsigned long long *s)
+/* The element formats the RTL implements: those of at most 8 bits, by their table id (the RTL's
+ * MX_FMT_* numbers in rtl/mx_pkg.svh). */
+static int elems[MX_FORMAT_COUNT], nelems;
+
+static void
+find_elems (void)
 {
-  unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  for (int i = 0; i < MX_FORMAT_COUNT; i++)
+    if (mx_format_get ((mx_format_id) i)->role == MX_ROLE_ELEM && mx_format_get ((mx_format_id) i)->bits <= 8)
+      elems[nelems++] = i;
 }
 
-static const char *fmt_names[] = { "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "int8" };
+static int
+rtl_format (const mx_format *f)
+{
+  for (int i = 0; i < nelems; i++)
+    if (f == mx_format_get ((mx_format_id) elems[i]))
+      return elems[i];
+  return -1;
+}
+
+static const char *
+fmt_name (int id)
+{
+  return mx_format_get ((mx_format_id) id)->name;
+}
+
+static uint8_t
+code_mask (int id)
+{
+  return (uint8_t) ((1u << mx_format_get ((mx_format_id) id)->bits) - 1);
+}
 
 /*---------------------------------------------------------------- compare -*/
 static void
@@ -72,8 +94,8 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
     return;
   if (s->unit == 0)
     {
-      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", e->where, fmt_names[e->fmt],
-              mx_rounding_name ((mx_rounding) e->rnd), mx_scale_rule_name ((mx_scale_rule) e->rule),
+      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", e->where, fmt_name (e->fmt),
+              mx_rounding_name ((mx_rounding) e->rnd), mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[e->rule],
               e->ovf, e->bf16 ? " bf16" : "");
       for (int i = 0; i < K; i++)
         printf (" %08X", e->lanes[i]);
@@ -96,7 +118,7 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
   else
     {
       printf ("MISMATCH %s: %s x %s rnd %s clear %d cin %08X\n  A %02X:", e->where,
-              fmt_names[e->fa], fmt_names[e->fb], mx_rounding_name ((mx_rounding) e->rnd),
+              fmt_name (e->fa), fmt_name (e->fb), mx_rounding_name ((mx_rounding) e->rnd),
               e->clear, e->cin, e->sa);
       for (int i = 0; i < K; i++)
         printf (" %02X", e->a[i]);
@@ -158,8 +180,8 @@ cycle (sim *s, const beat *b)
 {
   for (;;)
     {
-      int present = b && (s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct);
-      int ready = s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct;
+      int present = b && (s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct);
+      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct;
       if (!b)
         idle_inputs (s);
       else if (s->unit == 0)
@@ -193,7 +215,7 @@ drain (sim *s)
 {
   for (int i = 0; i < 64 && s->qn > 0; i++)
     {
-      int ready = s->stall_pct == 0 || (int) (next_rand (&s->rng) % 100) >= s->stall_pct;
+      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct;
       idle_inputs (s);
       dut_set_out_ready (s->d, ready || i > 32);
       dut_eval (s->d);
@@ -221,8 +243,7 @@ drain (sim *s)
 static mx_policy
 qpolicy (const beat *b)
 {
-  mx_policy p = mx_policy_default ();
-  p.rounding = (mx_rounding) b->rnd;
+  mx_policy p = mx_policy_ocp ();
   p.scale_rule = (mx_scale_rule) b->rule;
   p.overflow = (mx_overflow) b->ovf;
   p.sr_bits = SR_BITS;
@@ -236,10 +257,11 @@ golden_quantize (beat *b)
   for (int i = 0; i < K; i++)
     in[i] = b->bf16 ? (b->lanes[i] & 0xFFFF) : b->lanes[i];
   mx_policy p = qpolicy (b);
-  b->exp_flags = (uint8_t) mx_quantize (&sc, codes, NULL, mx_format_get ((mx_format_id) b->fmt),
-                                        mx_format_get (MX_E8M0),
-                                        mx_format_get (b->bf16 ? MX_BF16 : MX_FP32), in, K,
-                                        b->rbits, &p);
+  unsigned fl;
+  mx_quantize (&sc, codes, &fl, NULL, mx_format_get ((mx_format_id) b->fmt),
+               mx_format_get (MX_E8M0), mx_format_get (b->bf16 ? MX_BF16 : MX_FP32), in, K,
+               b->rbits, &p, (mx_rounding) b->rnd);
+  b->exp_flags = (uint8_t) fl;
   b->exp_scale = (uint8_t) sc;
   for (int i = 0; i < K; i++)
     b->exp_codes[i] = (uint8_t) codes[i];
@@ -252,10 +274,10 @@ golden_mac (const uint64_t *sa, const uint64_t *a, const uint64_t *sb, const uin
 {
   mx_dot_policy dp = mx_dot_policy_default ();
   dp.accum = MX_ACCUM_BLOCK_FP32;
-  dp.rounding = (mx_rounding) rnd;
   uint64_t out;
-  mx_dot (&out, mx_format_get (MX_FP32), sa, a, mx_format_get ((mx_format_id) fa), sb, b,
-          mx_format_get ((mx_format_id) fb), mx_format_get (MX_E8M0), K, nb, cin, &dp);
+  mx_dot (&out, NULL, mx_format_get (MX_FP32), sa, a, mx_format_get ((mx_format_id) fa), sb, b,
+          mx_format_get ((mx_format_id) fb), mx_format_get (MX_E8M0), K, nb, cin, &dp,
+          (mx_rounding) rnd);
   return (uint32_t) out;
 }
 
@@ -263,7 +285,7 @@ golden_mac (const uint64_t *sa, const uint64_t *a, const uint64_t *sb, const uin
 static uint32_t
 rand_fp32 (sim *s, int top)
 {
-  unsigned long long x = next_rand (&s->rng);
+  unsigned long long x = mxv_rng_next (&s->rng);
   switch (x % 16)
     {
     case 0: return (uint32_t) (x >> 8) & 0x80000000u;            /* +-0 */
@@ -284,11 +306,11 @@ rand_fp32 (sim *s, int top)
 static void
 random_quantize_beat (sim *s, beat *b, int fmt, long id)
 {
-  unsigned long long x = next_rand (&s->rng);
+  unsigned long long x = mxv_rng_next (&s->rng);
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
-  b->rnd = (int) (x % 8);
-  b->rule = (int) ((x >> 3) % 4);
+  b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
+  b->rule = (int) ((x >> 3) % (MX_SCALE_RCEIL + 1)); /* and the rules floor ceil even rceil */
   b->ovf = (int) ((x >> 5) & 1);
   b->bf16 = (x >> 6) % 8 == 0;
   int top = (int) ((x >> 10) % 256);
@@ -297,7 +319,7 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
       b->lanes[i] = rand_fp32 (s, top);
       if (b->bf16)
         b->lanes[i] >>= 16;
-      b->rbits[i] = (uint32_t) next_rand (&s->rng) & 0xFFFF;
+      b->rbits[i] = (uint32_t) mxv_rng_next (&s->rng) & 0xFFFF;
     }
   if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */
     b->lanes[(x >> 30) % K] = b->bf16 ? ((x >> 40) & 1 ? 0x7F80u : 0x7FC0u)
@@ -311,28 +333,29 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
 }
 
 static void
-run_random_mac (sim *s, long n, int fmt_sel)
+run_random_mac (sim *s, long long n, int fmt_sel)
 {
-  for (long c = 0; c < n; c++)
+  for (long long c = 0; c < n; c++)
     {
-      unsigned long long x = next_rand (&s->rng);
-      int fa = fmt_sel >= 0 ? fmt_sel : (int) (x % 6), fb = (int) ((x >> 3) % 6);
+      unsigned long long x = mxv_rng_next (&s->rng);
+      int fa = fmt_sel >= 0 ? fmt_sel : elems[x % (unsigned) nelems];
+      int fb = elems[(x >> 3) % (unsigned) nelems];
       size_t nb = 1 + (x >> 6) % 4;
-      int rnd = (int) ((x >> 9) % 7);
+      int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
       uint64_t sa[4], sb[4], a[4 * K], b[4 * K];
-      uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) next_rand (&s->rng);
+      uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
       if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
         cin &= 0xBFFFFFFFu; /* mostly finite */
       for (size_t j = 0; j < nb; j++)
         {
-          unsigned long long y = next_rand (&s->rng);
+          unsigned long long y = mxv_rng_next (&s->rng);
           sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
           sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
           for (int i = 0; i < K; i++)
             {
-              unsigned long long z = next_rand (&s->rng);
-              a[j * K + (size_t) i] = z & (fa == 4 ? 0xF : fa == 2 || fa == 3 ? 0x3F : 0xFF);
-              b[j * K + (size_t) i] = (z >> 8) & (fb == 4 ? 0xF : fb == 2 || fb == 3 ? 0x3F : 0xFF);
+              unsigned long long z = mxv_rng_next (&s->rng);
+              a[j * K + (size_t) i] = z & code_mask (fa);
+              b[j * K + (size_t) i] = (z >> 8) & code_mask (fb);
             }
           if (j == 1 && (y >> 40) % 4 == 0) /* block 1 cancels block 0 */
             {
@@ -341,10 +364,11 @@ run_random_mac (sim *s, long n, int fmt_sel)
                 {
                   a[K + (size_t) i] = a[i];
                   uint64_t bc = b[i];
-                  b[K + (size_t) i] = fb == 5 ? (0 - bc) & 0xFF
-                                      : bc ^ (fb == 4 ? 0x8 : fb == 2 || fb == 3 ? 0x20 : 0x80);
+                  const mx_format *f = mx_format_get ((mx_format_id) fb);
+                  /* the negation: two's complement for INT, the sign bit otherwise */
+                  b[K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
+                                      : bc ^ (1u << (f->bits - 1));
                 }
-              fb = fb; /* same format for both blocks */
             }
         }
       for (size_t j = 0; j < nb; j++)
@@ -358,8 +382,8 @@ run_random_mac (sim *s, long n, int fmt_sel)
           bt.cin = cin;
           bt.rnd = rnd;
           bt.exp_acc = golden_mac (sa, a, sb, b, fa, fb, j + 1, cin, rnd);
-          bt.id = c;
-          snprintf (bt.where, sizeof bt.where, "random dot %ld block %zu", c, j);
+          bt.id = (long) c;
+          snprintf (bt.where, sizeof bt.where, "random dot %lld block %zu", c, j);
           cycle (s, &bt);
         }
     }
@@ -372,14 +396,6 @@ typedef struct
   long n;
 } vctx;
 
-static int
-fmt_index (const mx_format *f)
-{
-  for (int i = 0; i < 6; i++)
-    if (f == mx_format_get ((mx_format_id) i))
-      return i;
-  return -1;
-}
 
 static int
 unsupported (const char *file, const char *why)
@@ -393,7 +409,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
 {
   vctx *v = ctx;
   sim *s = v->s;
-  mx_policy ocp = mx_policy_default ();
+  mx_policy ocp = mx_policy_ocp ();
   if (v->n++ == 0)
     {
       /* what the RTL implements: K = 32, E8M0, OCP-default specials */
@@ -401,11 +417,11 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         return unsupported (file, "block size 32 and E8M0 scales only");
       if (h->op == MXV_QUANTIZE)
         {
-          if (fmt_index (h->elem) < 0 || (h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16)))
+          if (rtl_format (h->elem) < 0 || (h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16)))
             return unsupported (file, "element or input format");
           if (h->pol.scale_rule > MX_SCALE_RCEIL)
             return unsupported (file, "scale rule");
-          if (h->pol.rounding == MX_SR && h->pol.sr_bits != SR_BITS)
+          if (h->rnd == MX_SR && h->pol.sr_bits != SR_BITS)
             return unsupported (file, "sr needs sr-bits 16");
           if (h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
               || h->pol.zero_scale != ocp.zero_scale || h->pol.subnormals != ocp.subnormals
@@ -417,8 +433,8 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
       else if (h->op == MXV_DOT)
         {
           if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->out != mx_format_get (MX_FP32)
-              || fmt_index (h->elem) < 0 || fmt_index (h->elem_b ? h->elem_b : h->elem) < 0
-              || h->dp.rounding == MX_SR)
+              || rtl_format (h->elem) < 0 || rtl_format (h->elem_b ? h->elem_b : h->elem) < 0
+              || h->out_rnd == MX_SR)
             return unsupported (file, "block-fp32 accumulation, FP32 output, OCP formats only");
           s->unit = 1;
         }
@@ -433,7 +449,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
   snprintf (b.where, sizeof b.where, "%s:%lu", file, line);
   if (h->op == MXV_QUANTIZE)
     {
-      b.fmt = fmt_index (h->elem), b.rnd = h->pol.rounding, b.rule = h->pol.scale_rule;
+      b.fmt = rtl_format (h->elem), b.rnd = h->rnd, b.rule = h->pol.scale_rule;
       b.ovf = h->pol.overflow, b.bf16 = h->in == mx_format_get (MX_BF16);
       for (int i = 0; i < K; i++)
         {
@@ -448,7 +464,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
     }
   /* dot: one beat per block; the last beat must equal the file's expected result, the others
    * the golden model's prefix sums */
-  int fa = fmt_index (h->elem), fb = fmt_index (h->elem_b ? h->elem_b : h->elem);
+  int fa = rtl_format (h->elem), fb = rtl_format (h->elem_b ? h->elem_b : h->elem);
   for (size_t j = 0; j < h->nblocks; j++)
     {
       b.sa = (uint8_t) c->scale_a[j], b.sb = (uint8_t) c->scale_b[j], b.fa = fa, b.fb = fb;
@@ -456,7 +472,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         b.a[i] = (uint8_t) c->codes[j * K + (size_t) i], b.b[i] = (uint8_t) c->codes_b[j * K + (size_t) i];
       b.clear = j == 0;
       b.cin = (uint32_t) c->in[0];
-      b.rnd = h->dp.rounding;
+      b.rnd = h->out_rnd;
       b.exp_acc = j + 1 == h->nblocks ? (uint32_t) c->out[0]
                   : golden_mac (c->scale_a, c->codes, c->scale_b, c->codes_b, fa, fb, j + 1,
                                 b.cin, b.rnd);
@@ -466,6 +482,14 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
 }
 
 /*------------------------------------------------------------------- main -*/
+static int
+bad_option (const char *what, const char *arg)
+{
+  char q[64];
+  fprintf (stderr, "mxsim: %s, not '%s'\n(try 'mxsim --help')\n", what, mxv_quote (q, sizeof q, arg));
+  return 2;
+}
+
 static void
 usage (FILE *o)
 {
@@ -487,11 +511,13 @@ main (int argc, char **argv)
   };
   static sim s;
   const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
-  long nrand = 0;
+  long long nrand = 0;
+  unsigned long long x;
   int c, bench = 0;
   struct timespec t0, t1;
   s.errors_max = 10;
-  s.rng = 1;
+  s.rng.s = 1;
+  find_elems ();
   while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
     switch (c)
       {
@@ -499,21 +525,37 @@ main (int argc, char **argv)
       case 'u':
         if (strcmp (optarg, "quantize") == 0) s.unit = 0;
         else if (strcmp (optarg, "mac") == 0) s.unit = 1;
-        else { fprintf (stderr, "mxsim: --unit is quantize or mac, not '%s'\n", optarg); return 2; }
+        else return bad_option ("--unit is quantize or mac", optarg);
         break;
-      case 'r': nrand = atol (optarg); break;
+      case 'r':
+        if (mx_parse_uint (&x, optarg, 10, 1, 1000000000000ull) != MX_OK)
+          return bad_option ("--random wants a count 1..10^12", optarg);
+        nrand = (long long) x;
+        break;
       case 'f': fmt = optarg; break;
-      case 's': s.rng = strtoull (optarg, NULL, 0); break;
-      case 'p': s.stall_pct = atoi (optarg); break;
+      case 's':
+        if (mx_parse_uint (&x, optarg, 10, 0, ~0ull) != MX_OK)
+          return bad_option ("--seed wants an integer", optarg);
+        s.rng.s = x;
+        break;
+      case 'p':
+        if (mx_parse_uint (&x, optarg, 10, 0, 90) != MX_OK)
+          return bad_option ("--stalls wants a percentage 0..90", optarg);
+        s.stall_pct = (int) x;
+        break;
       case 't': trace = optarg; break;
       case 'c': coverage = optarg; break;
-      case 'e': s.errors_max = atol (optarg); break;
+      case 'e':
+        if (mx_parse_uint (&x, optarg, 10, 0, 1000000000) != MX_OK)
+          return bad_option ("--errors wants a count (0: all)", optarg);
+        s.errors_max = (long) x;
+        break;
       case 'q': s.quiet = 1; break;
       case 'h': usage (stdout); return 0;
       case 'b': bench = 1; break;
       default: usage (stderr); return 2;
       }
-  if (optind < argc || (!vectors && nrand <= 0) || s.stall_pct < 0 || s.stall_pct > 90)
+  if (optind < argc || (!vectors && nrand <= 0) || (vectors && nrand))
     {
       usage (stderr);
       return 2;
@@ -522,9 +564,13 @@ main (int argc, char **argv)
   if (strcmp (fmt, "all") != 0)
     {
       const mx_format *f = mx_format_by_name (fmt);
-      if (!f || (fsel = fmt_index (f)) < 0)
+      if (!f || (fsel = rtl_format (f)) < 0)
         {
-          fprintf (stderr, "mxsim: --format wants one of e4m3 e5m2 e2m3 e3m2 e2m1 int8 all\n");
+          char q[64];
+          fprintf (stderr, "mxsim: --format wants an element format of at most 8 bits (");
+          for (int i = 0; i < nelems; i++)
+            fprintf (stderr, "%s ", fmt_name (elems[i]));
+          fprintf (stderr, "all), not '%s'\n", mxv_quote (q, sizeof q, fmt));
           return 2;
         }
     }
@@ -552,10 +598,10 @@ main (int argc, char **argv)
       s.d = dut_new (s.unit, trace);
       dut_reset (s.d);
       if (s.unit == 0)
-        for (long i = 0; i < nrand; i++)
+        for (long long i = 0; i < nrand; i++)
           {
             beat b;
-            random_quantize_beat (&s, &b, fsel >= 0 ? fsel : (int) (i % 6), i);
+            random_quantize_beat (&s, &b, fsel >= 0 ? fsel : elems[i % nelems], (long) i);
             cycle (&s, &b);
           }
       else

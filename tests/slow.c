@@ -50,6 +50,9 @@ norm (s_val v)
   return v;
 }
 
+/* IEEE 754 interchange results: overflow to Inf (the slow model's own copy, from the spec). */
+const mx_policy s_ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+
 s_val
 s_decode (const mx_format *f, uint64_t code)
 {
@@ -138,7 +141,8 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
     neg = 0;
   if (x.cls == S_INF)
     {
-      if (f->special == MX_SPECIAL_IEEE && pol->overflow == MX_OVERFLOW_OVF)
+      /* exact into an interchange format (decoding is exact) and into E5M2 under ovf */
+      if (f->special == MX_SPECIAL_IEEE && (f->role == MX_ROLE_IEEE || pol->overflow == MX_OVERFLOW_OVF))
         {
           mag = msk (f->ebits) << f->mbits;
           goto pack;
@@ -269,14 +273,19 @@ cmp_dy (uint64_t as, long ae, uint64_t bs, long be)
   return a < b ? -1 : a > b;
 }
 
+int
+s_cmp_mag (s_val a, s_val b)
+{
+  return cmp_dy (a.sig, a.exp, b.sig, b.exp);
+}
+
 static s_val
 fp32_of (s_val a) /* round |a| to FP32 (RNE, IEEE overflow) */
 {
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
   const mx_format *f32 = mx_format_get (MX_FP32);
   unsigned fl;
   a.neg = 0;
-  return s_decode (f32, s_encode (f32, a, MX_RNE, 0, &ieee, &fl));
+  return s_decode (f32, s_encode (f32, a, MX_RNE, 0, &s_ieee, &fl));
 }
 
 /* 1 - 2^(-2^-k) in Q124 fixed point, by the series of 1 - e^-y, y = ln2 * 2^-k */
@@ -363,6 +372,8 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
         s_val a32 = fp32_of (a);
         if (a32.cls == S_INF)
           return LONG_MAX / 2;
+        if (a32.cls == S_ZERO)
+          return LONG_MIN / 2;
         s_val p = { S_FINITE, 0, a32.sig * rc.sig, a32.exp + rc.exp };
         p = fp32_of (p);
         if (p.cls == S_ZERO)
@@ -374,6 +385,8 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
         s_val a32 = fp32_of (a);
         if (a32.cls == S_INF)
           return LONG_MAX / 2;
+        if (a32.cls == S_ZERO)
+          return LONG_MIN / 2; /* log2f(0) = -Inf: clamps to the smallest scale */
         long e = flog2 (a32), j;
         if (e == -1)
           return e - emax;
@@ -399,7 +412,7 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
 unsigned
 s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
             const mx_format *in, const uint64_t bits[], size_t k, const uint32_t rbits[],
-            const mx_policy *pol)
+            const mx_policy *pol, mx_rounding rnd)
 {
   s_val v[4096];
   unsigned bf = 0;
@@ -454,7 +467,7 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
         p.overflow = MX_OVERFLOW_SAT;
       s_val t = v[i];
       t.exp -= e;
-      codes[i] = s_encode (elem, t, p.rounding, rbits ? rbits[i] : 0, &p, &fl);
+      codes[i] = s_encode (elem, t, rnd, rbits ? rbits[i] : 0, &p, &fl);
       bf |= fl;
     }
   return bf;
@@ -469,7 +482,6 @@ unsigned
 s_dequantize (uint64_t out[], const mx_format *of, uint64_t scale, const uint64_t codes[],
               const mx_format *elem, const mx_format *sfmt, size_t k, mx_rounding rnd)
 {
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
   s_val S = s_decode (sfmt, scale);
   unsigned all = 0;
   for (size_t i = 0; i < k; i++)
@@ -480,7 +492,7 @@ s_dequantize (uint64_t out[], const mx_format *of, uint64_t scale, const uint64_
         p.cls = S_NAN, p.neg = 0;
       else if (p.cls == S_FINITE)
         p.sig *= S.sig, p.exp += S.exp;
-      out[i] = s_encode (of, p, rnd, 0, &ieee, &fl);
+      out[i] = s_encode (of, p, rnd, 0, &s_ieee, &fl);
       all |= fl;
     }
   return all;

@@ -12,6 +12,9 @@ enum { S_ZERO, S_FINITE, S_INF, S_NAN };
 /* value = (-1)^neg * sig * 2^exp; sig != 0 for S_FINITE */
 typedef struct { int cls, neg; uint64_t sig; long exp; } s_val;
 
+/* The policy of IEEE 754 interchange results (overflow to Inf). */
+extern const mx_policy s_ieee;
+
 s_val s_decode (const mx_format *f, uint64_t code);
 uint64_t s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits,
                    const mx_policy *pol, unsigned *flags);
@@ -19,7 +22,7 @@ uint64_t s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits,
 long s_scale_exponent (s_val amax, const mx_format *elem, const mx_format *in, mx_scale_rule r);
 unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
                      const mx_format *sfmt, const mx_format *in, const uint64_t bits[], size_t k,
-                     const uint32_t rbits[], const mx_policy *pol);
+                     const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
 unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
                        const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
                        size_t k, mx_rounding rnd);
@@ -28,6 +31,15 @@ unsigned s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const u
                 const mx_format *ea, const uint64_t sb[], const uint64_t cb[], const mx_format *eb,
                 const mx_format *sf, size_t k, size_t nb, uint64_t cin, mx_accum accum,
                 mx_rounding rnd);
+/* The tensor-core dot model (mx_tc_model, docs/semantics.md section 7): groups aligned to
+ * their largest term, each group result rounded to FP32 by m->out; the FP32 accumulator is then
+ * converted to of by out_rnd. */
+unsigned s_dot_tc (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t ca[],
+                   const mx_format *ea, const uint64_t sb[], const uint64_t cb[],
+                   const mx_format *eb, const mx_format *sf, size_t k, size_t nb, uint64_t cin,
+                   const mx_tc_model *m, mx_rounding out_rnd);
+/* |a| <=> |b| for finite nonzero values: -1, 0, 1. */
+int s_cmp_mag (s_val a, s_val b);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

@@ -172,9 +172,8 @@ w_value (const wide *a, mx_rounding rnd)
 static uint64_t
 w_round (const wide *a, const mx_format *f, mx_rounding rnd, unsigned *fl)
 {
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
   s_val v = w_value (a, rnd);
-  uint64_t c = s_encode (f, v, rnd, 0, &ieee, fl);
+  uint64_t c = s_encode (f, v, rnd, 0, &s_ieee, fl);
   if (v.cls == S_NAN)
     *fl |= MX_FLAG_INVALID;
   return c;
@@ -236,8 +235,7 @@ s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t c
       acc = s_decode (f32, w_round (&tot, f32, MX_RNE, &f));
       fl |= f;
     }
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
-  *out = s_encode (of, acc, rnd, 0, &ieee, &f);
+  *out = s_encode (of, acc, rnd, 0, &s_ieee, &f);
   fl |= f;
   if (acc.cls == S_NAN)
     fl |= MX_FLAG_INVALID;

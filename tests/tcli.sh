@@ -2,19 +2,19 @@
 # tcli -- the mxgold CLI contract: outputs for hand-computed inputs, and errors (stdin:LINE, exit 2).
 # Usage: tcli.sh BUILD_BIN_DIR
 set -u
-bin=$1/mxgold
+bin="${MX_RUN:-} $1/mxgold" # MX_RUN: a runner such as valgrind (ci/test.sh)
 pass=0 fail=0
 err=$(mktemp); trap 'rm -f "$err"' EXIT
 ok() { pass=$((pass+1)); }
 ko() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
 expect_out() { # name, expected stdout, command (stdin from $in)
   local name=$1 want=$2; shift 2
-  local got; got=$(printf '%b' "$in" | "$@" 2>"$err"); local rc=$?
+  local got; got=$(printf '%b' "$in" | $* 2>"$err"); local rc=$?
   if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then ok; else ko "$name: rc=$rc got [$got] want [$want] $(cat "$err")"; fi
 }
 expect_err() { # name, expected rc, stderr regex, command
   local name=$1 want_rc=$2 re=$3; shift 3
-  local out; out=$(printf '%b' "$in" | "$@" 2>"$err"); local rc=$?
+  local out; out=$(printf '%b' "$in" | $* 2>"$err"); local rc=$?
   if [ "$rc" = "$want_rc" ] && grep -Eq -e "$re" "$err"; then ok; else ko "$name: rc=$rc stderr [$(cat "$err")] want rc $want_rc /$re/"; fi
   last_out=$out
 }
@@ -52,15 +52,15 @@ in="1FFFFFFFF\n"; expect_err wide 2 "^stdin:1: '1FFFFFFFF' is not a fp32 bit pat
 in="100\n"; expect_err wide-code 2 "^stdin:1: '100' is not a e4m3 bit pattern" "$bin" cast --from e4m3
 in="\n"; expect_err empty-line 2 "^stdin:1: empty line" "$bin" cast --to e4m3
 in="77 78\n"; expect_err deq-count 2 "^stdin:1: expected 1 scale code and 32 element codes" "$bin" dequantize --format e4m3
-in="100$codes\n"; expect_err deq-scale 2 "^stdin:1: word 1 '100' is not a e8m0 scale code" "$bin" dequantize --format e4m3
+in="100$codes\n"; expect_err deq-scale 2 "^stdin:1: word 1 '100' is not a scale code" "$bin" dequantize --format e4m3
 in=""
-expect_err unknown-format 2 "unknown element format 'e9m9'" "$bin" quantize --format e9m9
+expect_err unknown-format 2 "--format 'e9m9' is not one of: e4m3 e5m2" "$bin" quantize --format e9m9
 expect_err unknown-profile 2 "unknown profile 'nope'" "$bin" quantize --format e4m3 --profile nope
 expect_err unknown-rounding 2 "unknown rounding 'rnx'" "$bin" quantize --format e4m3 --rounding rnx
 expect_err unknown-field 2 "unknown --inf-block value 'x'" "$bin" quantize --format e4m3 --inf-block x
 expect_err conflict-rbits 2 "random-bits only goes with --rounding sr" "$bin" cast --to e4m3 --random-bits 1
 expect_err sr-needs-bits 2 "needs --random-bits" "$bin" cast --to e4m3 --rounding sr
-expect_err no-format 2 "quantize needs --format" "$bin" quantize
+expect_err no-format 2 "quantize: needs --format" "$bin" quantize
 expect_err not-elem 2 "not one" "$bin" quantize --format e8m0
 expect_err cast-needs 2 "cast needs --to" "$bin" cast
 expect_err unknown-cmd 2 "unknown command 'frob'" "$bin" frob
@@ -76,32 +76,54 @@ in="7F$ones38 7F$ones38\n"; expect_err dot-sr 2 "deterministic output rounding" 
 
 # gen / verify
 t=$(mktemp -d)
-"$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/a.mxv" && "$bin" gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/b.mxv"
+$bin gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/a.mxv" && $bin gen --op quantize --format e4m3 -n 50 --seed 7 -o "$t/b.mxv"
 cmp -s "$t/a.mxv" "$t/b.mxv" && ok || ko "gen: same command, different bytes"
-"$bin" gen --op quantize --format e4m3 -n 50 --seed 8 -o "$t/c.mxv"
+$bin gen --op quantize --format e4m3 -n 50 --seed 8 -o "$t/c.mxv"
 if cmp -s <(grep -v '^#' "$t/a.mxv" | tail -50) <(grep -v '^#' "$t/c.mxv" | tail -50); then ko "gen: seeds 7 and 8 give the same random cases"; else ok; fi
 [ "$(grep -v '^#' "$t/a.mxv" | head -358)" = "$(grep -v '^#' "$t/c.mxv" | head -358)" ] && ok || ko "gen: structured cases depend on the seed"
+# renamed options: the old spellings still work for one release, with a warning
+in=""; expect_err deprecated-m 0 "warning: --m is deprecated, use --gemm-m" $bin gen --op gemm --format e4m3 --m 1 --n 1 --kdim 32 -o "$t/dep.mxv"
+grep -q '^# gemm: m 1 n 1 kdim 32$' "$t/dep.mxv" && ok || ko "deprecated --m/--n/--kdim not applied"
+in="77$codes\n"; expect_err deprecated-output 0 "warning: --output fp16 is read as --output-format fp16" $bin dequantize --format e4m3 --output fp16
+[ "$last_out" = "$(printf '3C00 %.0s' $(seq 31))3C00" ] && ok || ko "deprecated --output fp16: [$last_out]"
 grep -q '^# command: mxgold gen --op quantize --format e4m3 -n 50 --seed 7$' "$t/a.mxv" && ok || ko "gen: command header"
-[ "$("$bin" gen --op cast --format e2m1 | "$bin" verify -)" = "114 passed, 0 failed" ] && ok || ko "gen | verify -"
-"$bin" verify --vectors "$t/a.mxv" --results "$t/a.mxv" > /dev/null && ok || ko "verify identical"
+# the pipeline form reads stdin: a hand-written E2M1 cast file whose outputs were worked by
+# hand (5.0 -> 4, code 06, inexact; 0.25 -> 0, underflow|inexact; 6.0 -> 07 exact)
+hand='# mxv-version: 1\n# op: cast\n# elem: e2m1\n# cases: 3\n40A00000 06 01\n3E800000 00 03\n40C00000 07 00\n'
+[ "$(printf '%b' "$hand" | $bin verify -)" = "3 passed, 0 failed" ] && ok || ko "verify - of a hand-derived file"
+printf '%b' "${hand/40C00000 07/40C00000 06}" | $bin verify - > /dev/null; [ $? = 1 ] && ok || ko "verify - misses a wrong code"
+# bare outputs against the vectors: the hand-derived ones pass, one flipped flag fails
+printf '%b' "$hand" > "$t/hand.mxv"
+printf '06 01\n00 03\n07 00\n' > "$t/hand.out"
+[ "$($bin verify --vectors "$t/hand.mxv" --results "$t/hand.out")" = "3 passed, 0 failed" ] && ok || ko "verify --results hand-derived"
+printf '06 01\n00 01\n07 00\n' > "$t/hand.bad"
+$bin verify --vectors "$t/hand.mxv" --results "$t/hand.bad" > /dev/null; [ $? = 1 ] && ok || ko "verify --results misses a wrong flag"
 # a wrong scale in case 2 of the results: exit 1, that case named, decoded
 sed '30s/^\(\([0-9A-F]* \)\{32\}\)[0-9A-F][0-9A-F]/\1FE/' "$t/a.mxv" > "$t/bad.mxv"
-out=$("$bin" verify --vectors "$t/a.mxv" --results "$t/bad.mxv"); rc=$?
+out=$($bin verify --vectors "$t/a.mxv" --results "$t/bad.mxv"); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q "^case 2 (.*bad.mxv:30): scale: observed FE" && echo "$out" | grep -q "^407 passed, 1 failed" \
   && ! echo "$out" | grep -q "^case [13-9]" && ok || ko "verify mismatch report: rc=$rc [$out]"
 in=""; expect_err verify-empty 2 "^.*empty.mxv:1: empty file" "$bin" verify "$(: > "$t/empty.mxv"; echo "$t/empty.mxv")"
 head -40 "$t/a.mxv" | sed '$s/ [0-9A-F]*$//' > "$t/trunc.mxv"
 expect_err verify-fields 2 "trunc.mxv:40: expected 66 fields" "$bin" verify "$t/trunc.mxv"
 expect_err gen-no-op 2 "gen needs --op" "$bin" gen --format e4m3
-expect_err gen-packing 2 "needs a 4-bit element format" "$bin" gen --op quantize --format e4m3 --packing fp4-lo-first
+expect_err gen-packing 2 "packing fp4-lo-first does not fit e4m3 blocks" "$bin" gen --op quantize --format e4m3 --packing fp4-lo-first
 expect_err gen-exh 2 "needs a 16-bit input" "$bin" gen --op cast --format e4m3 --exhaustive
-"$bin" gen --op cast --format e2m1 -o /nonexistent/dir/x.mxv 2>/dev/null; [ $? = 1 ] && ok || ko "gen -o unwritable: exit 1"
-"$bin" gen --op gemm --format-a e4m3 --format-b e2m1 -n 3 -o "$t/g.mxv" && "$bin" gemm "$t/g.mxv" > "$t/g.out" \
-  && "$bin" verify --vectors "$t/g.mxv" --results "$t/g.out" > /dev/null && ok || ko "gemm FILE | verify --results"
+$bin gen --op cast --format e2m1 -o /nonexistent/dir/x.mxv 2>/dev/null; [ $? = 1 ] && ok || ko "gen -o unwritable: exit 1"
+# gemm FILE on a hand-made 1x1x1 case (block 1): 1.0 (E4M3 38) x 1.0 (E2M1 2) + C_in 1.0 = 2.0
+printf '# mxv-version: 1\n# op: gemm\n# elem: e4m3\n# elem-b: e2m1\n# block: 1\n# gemm: m 1 n 1 kdim 1\n# cases: 1\n7F 38 7F 02 3F800000\n' > "$t/g1.mxv"
+[ "$($bin gemm "$t/g1.mxv")" = "40000000 00" ] && ok || ko "gemm of a hand-made case"
 rm -rf "$t"
-"$bin" --help | grep -q "^Usage: mxgold" && ok || ko "--help"
-"$bin" --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
-[ "$("$bin" formats | wc -l)" = 13 ] && ok || ko "formats lists 12"
-[ "$("$bin" profiles | grep -c '^[a-z]')" = 9 ] && ok || ko "profiles lists 9"
+$bin --help | grep -q "^Usage: mxgold" && ok || ko "--help"
+$bin --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
+[ "$($bin formats | wc -l)" = 13 ] && ok || ko "formats lists 12"
+[ "$($bin profiles | grep -c '^[a-z]')" = 9 ] && ok || ko "profiles lists 9"
+# every command has its own --help (its options and no others) and a man page form
+for c in quantize dequantize cast dot gemm gen verify formats profiles; do
+  $bin $c --help | grep -q "^Usage: mxgold $c" && ok || ko "$c --help"
+  $bin $c --help-man | grep -q '^\.TH MXGOLD-'"$c" && ok || ko "$c --help-man"
+done
+$bin quantize --help | grep -q -- "--to" && ko "quantize --help lists --to" || ok
+$bin cast --help | grep -q -- "--scale-rule" && ko "cast --help lists --scale-rule" || ok
 echo "tcli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

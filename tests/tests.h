@@ -6,20 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "mx.h"
+#include "mxvec.h"
 #include "slow.h"
 
 #define SKIP 77
 
-/* SplitMix64: our own PRNG, so a seed gives the same cases on every libc. */
-typedef struct { uint64_t s; } rng;
-static inline uint64_t
-rng_next (rng *r)
-{
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+/* The project's one PRNG (SplitMix64, mxvec.h), so a seed gives the same cases on every libc. */
+typedef mxv_rng rng;
+static inline uint64_t rng_next (rng *r) { return mxv_rng_next (r); }
 static inline uint64_t rng_below (rng *r, uint64_t n) { return rng_next (r) % n; }
 
 /* Seed: MX_TEST_SEED from the environment, else the fixed default; printed on failure. */
@@ -30,8 +24,16 @@ test_seed (void)
   return s ? strtoull (s, NULL, 0) : 0x2143FEDCull;
 }
 
-static const mx_format_id elem_ids[] = { MX_E4M3, MX_E5M2, MX_E2M3, MX_E3M2, MX_E2M1, MX_INT8 };
-#define N_ELEM 6
+/* The formats of one role, from the table (formats.def): their ids, and how many. */
+static inline int
+formats_of_role (mx_role role, mx_format_id *ids)
+{
+  int n = 0;
+  for (int i = 0; i < MX_FORMAT_COUNT; i++)
+    if (mx_format_get ((mx_format_id) i)->role == role)
+      ids[n++] = (mx_format_id) i;
+  return n;
+}
 
 /* Count failures; print the first few. */
 static long failures;

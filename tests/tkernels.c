@@ -11,7 +11,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 #include "mxk.h"
-#include "mxv.h"
 #include "tests.h"
 
 static long n;
@@ -26,8 +25,7 @@ static void
 golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, size_t nb,
           mx_format_id elem, mx_scale_rule rule, mx_rounding rnd)
 {
-  mx_policy p = mx_policy_default ();
-  p.rounding = rnd;
+  mx_policy p = mx_policy_ocp ();
   p.scale_rule = rule;
   for (size_t b = 0; b < nb; b++)
     {
@@ -35,36 +33,21 @@ golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, s
       for (int i = 0; i < 32; i++)
         x[i] = infmt == MX_BF16 ? ((const uint16_t *) in)[b * 32 + (size_t) i]
                                 : ((const uint32_t *) in)[b * 32 + (size_t) i];
-      mx_quantize (&s, c, NULL, mx_format_get (elem), E8M0, mx_format_get (infmt), x, 32, NULL, &p);
+      mx_quantize (&s, c, NULL, NULL, mx_format_get (elem), E8M0, mx_format_get (infmt), x, 32,
+                   NULL, &p, rnd);
       scales[b] = (uint8_t) s;
       for (int i = 0; i < 32; i++)
         codes[b * 32 + (size_t) i] = (uint8_t) c[i];
     }
 }
 
+/* The packed bytes of nb blocks, by libmxgold's mx_pack (the reference layout). */
 static void
-pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mxk_packing p)
+pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mx_format_id elem, mx_packing p)
 {
-  uint8_t tmp[32];
-  size_t pb = p == MXK_FP4_LO_FIRST ? 16 : p == MXK_FP6_3BYTE ? 24 : 32;
+  size_t pb = mx_packed_size (p, 32);
   for (size_t b = 0; b < nb; b++)
-    {
-      memcpy (tmp, codes + b * 32, 32);
-      if (p == MXK_FP4_LO_FIRST)
-        for (int i = 0; i < 16; i++)
-          dst[b * pb + (size_t) i] = (uint8_t) ((tmp[2 * i] & 0xF) | (tmp[2 * i + 1] & 0xF) << 4);
-      else if (p == MXK_FP6_3BYTE)
-        for (int i = 0; i < 8; i++)
-          {
-            uint32_t w = (uint32_t) tmp[4 * i] | (uint32_t) tmp[4 * i + 1] << 6
-                         | (uint32_t) tmp[4 * i + 2] << 12 | (uint32_t) tmp[4 * i + 3] << 18;
-            dst[b * pb + 3 * (size_t) i] = (uint8_t) w;
-            dst[b * pb + 3 * (size_t) i + 1] = (uint8_t) (w >> 8);
-            dst[b * pb + 3 * (size_t) i + 2] = (uint8_t) (w >> 16);
-          }
-      else
-        memcpy (dst + b * 32, tmp, 32);
-    }
+    mx_pack (dst + b * pb, codes + b * 32, 32, mx_format_get (elem), p);
 }
 
 /* every path's quantize of the same input against the golden result */
@@ -75,16 +58,16 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
   static uint8_t gs[4096], gc[4096 * 32], ks[4096], kc[4096 * 32], gp[4096 * 32];
   golden_q (gs, gc, in, infmt, nb, elem, rule, rnd);
   const mx_format *f = mx_format_get (elem);
-  mxk_packing pk = f->bits == 4 ? MXK_FP4_LO_FIRST : f->bits == 6 ? MXK_FP6_3BYTE : MXK_UNPACKED;
-  pack_all (gp, gc, nb, pk);
-  size_t pbytes = nb * (pk == MXK_FP4_LO_FIRST ? 16 : pk == MXK_FP6_3BYTE ? 24 : 32);
+  mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
+  pack_all (gp, gc, nb, elem, pk);
+  size_t pbytes = nb * mx_packed_size (pk, 32);
   for (int p = 0; p < npaths; p++)
     {
       mxk_use_path (paths[p]);
       for (int packed = 0; packed < 2; packed++)
         {
-          mxk_packing use = packed ? pk : MXK_UNPACKED;
-          if (packed && pk == MXK_UNPACKED)
+          mx_packing use = packed ? pk : MX_PACKING_UNPACKED;
+          if (packed && pk == MX_PACKING_UNPACKED)
             continue;
           int rc = mxk_quantize (ks, kc, in, infmt, nb * 32, elem, rule, rnd, use);
           n++;
@@ -92,7 +75,7 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
           size_t bytes = packed ? pbytes : nb * 32;
           int ok = rc == 0 && memcmp (ks, gs, nb) == 0 && memcmp (kc, want, bytes) == 0;
           CHECK (ok, "quantize %s %s %s %s %s path %s%s", what, f->name, mx_rounding_name (rnd),
-                 mx_scale_rule_name (rule), infmt == MX_BF16 ? "bf16" : "fp32",
+                 mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule], infmt == MX_BF16 ? "bf16" : "fp32",
                  mxk_path_name (paths[p]), packed ? " packed" : "");
           if (!ok && failures <= 3)
             for (size_t b = 0; b < nb; b++)
@@ -140,7 +123,7 @@ static int
 vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned long line)
 {
   vstat *v = ctx;
-  mx_policy ocp = mx_policy_default ();
+  mx_policy ocp = mx_policy_ocp ();
   (void) line;
   if (h->k != 32 || h->scale != E8M0)
     return 77;
@@ -148,12 +131,12 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
     {
       if ((h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16))
           || (h->pol.scale_rule != MX_SCALE_FLOOR && h->pol.scale_rule != MX_SCALE_RCEIL_FP32)
-          || (h->pol.rounding != MX_RNE && h->pol.rounding != MX_RNA && h->pol.rounding != MX_RTZ
-              && h->pol.rounding != MX_RUP && h->pol.rounding != MX_RDN)
+          || (h->rnd != MX_RNE && h->rnd != MX_RNA && h->rnd != MX_RTZ
+              && h->rnd != MX_RUP && h->rnd != MX_RDN)
           || h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
           || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
           || h->pol.subnormals != ocp.subnormals || h->pol.zero_scale != 0
-          || h->packing == MXV_FP4_J_J16)
+          || h->packing == MX_PACKING_FP4_J_J16)
         return 77;
       uint32_t in32[32];
       uint16_t in16[32];
@@ -163,25 +146,24 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
         {
           uint8_t s, k[32], want[32];
           mxk_use_path (paths[p]);
-          mxk_packing pk = h->packing == MXV_FP4_LO_FIRST ? MXK_FP4_LO_FIRST
-                           : h->packing == MXV_FP6_3BYTE ? MXK_FP6_3BYTE : MXK_UNPACKED;
+          mx_packing pk = h->packing;
           mxk_quantize (&s, k, h->in == mx_format_get (MX_BF16) ? (const void *) in16 : in32,
                         h->in == mx_format_get (MX_BF16) ? MX_BF16 : MX_FP32, 32,
-                        (mx_format_id) (h->elem - mx_format_get (MX_E4M3)), h->pol.scale_rule,
-                        h->pol.rounding, pk);
+                        h->elem->id, h->pol.scale_rule,
+                        h->rnd, pk);
           uint8_t codes[32];
           for (int i = 0; i < 32; i++)
             codes[i] = (uint8_t) c->codes[i];
-          pack_all (want, codes, 1, pk);
+          pack_all (want, codes, 1, h->elem->id, pk);
           n++;
-          CHECK (s == c->scale && memcmp (k, want, pk == MXK_FP4_LO_FIRST ? 16 : pk == MXK_FP6_3BYTE ? 24 : 32) == 0,
+          CHECK (s == c->scale && memcmp (k, want, mx_packed_size (pk, 32)) == 0,
                  "%s:%lu path %s", file, line, mxk_path_name (paths[p]));
         }
     }
   else if (h->op == MXV_DEQUANTIZE)
     {
-      if (h->pol.rounding != MX_RNE || (h->out != mx_format_get (MX_FP32) && h->out != mx_format_get (MX_BF16))
-          || h->packing != MXV_UNPACKED)
+      if (h->rnd != MX_RNE || (h->out != mx_format_get (MX_FP32) && h->out != mx_format_get (MX_BF16))
+          || h->packing != MX_PACKING_UNPACKED)
         return 77;
       uint8_t s = (uint8_t) c->scale, codes[32];
       for (int i = 0; i < 32; i++)
@@ -193,7 +175,7 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
           uint16_t o16[32];
           mxk_use_path (paths[p]);
           mxk_dequantize (bf ? (void *) o16 : (void *) o32, bf ? MX_BF16 : MX_FP32, &s, codes, 32,
-                          (mx_format_id) (h->elem - mx_format_get (MX_E4M3)), MXK_UNPACKED);
+                          h->elem->id, MX_PACKING_UNPACKED);
           int ok = 1;
           for (int i = 0; i < 32; i++)
             ok &= (bf ? o16[i] : o32[i]) == c->out[i];
@@ -203,14 +185,14 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
     }
   else if (h->op == MXV_DOT)
     {
-      if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->dp.rounding != MX_RNE || h->out != mx_format_get (MX_FP32))
+      if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->out_rnd != MX_RNE || h->out != mx_format_get (MX_FP32))
         return 77;
       uint8_t sa[MXV_MAX_NB], sb[MXV_MAX_NB], a[MXV_MAX_K], b[MXV_MAX_K];
       for (size_t j = 0; j < h->nblocks; j++)
         sa[j] = (uint8_t) c->scale_a[j], sb[j] = (uint8_t) c->scale_b[j];
       for (size_t i = 0; i < h->nblocks * 32; i++)
         a[i] = (uint8_t) c->codes[i], b[i] = (uint8_t) c->codes_b[i];
-      mx_format_id fa = (mx_format_id) (h->elem - mx_format_get (MX_E4M3));
+      mx_format_id fa = h->elem->id;
       mx_format_id fb = (mx_format_id) ((h->elem_b ? h->elem_b : h->elem) - mx_format_get (MX_E4M3));
       for (int p = 0; p < npaths; p++)
         {
@@ -242,9 +224,11 @@ main (int argc, char **argv)
       printf ("tkernels: path %s is not supported on this CPU: not run\n", mxk_path_name ((mxk_path) p));
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
 
-  for (int fi = 0; fi < N_ELEM; fi++)
+  mx_format_id elems[MX_FORMAT_COUNT];
+  int nelem = formats_of_role (MX_ROLE_ELEM, elems);
+  for (int fi = 0; fi < nelem; fi++)
     {
-      mx_format_id elem = elem_ids[fi];
+      mx_format_id elem = elems[fi];
       if (strcmp (which, "all") != 0 && strcmp (which, mx_format_get (elem)->name) != 0)
         continue;
       /* every BF16 input: consecutive, strided, and beside anchors */
@@ -304,20 +288,20 @@ main (int argc, char **argv)
                 uint64_t c64[32], o64[32];
                 for (int i = 0; i < 32; i++)
                   c64[i] = cd[b * 32 + (size_t) i];
-                mx_dequantize (o64, of, sc[b], c64, f, E8M0, 32, MX_RNE);
+                mx_dequantize (o64, NULL, of, sc[b], c64, f, E8M0, 32, MX_RNE);
                 for (int i = 0; i < 32; i++)
                   g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
               }
             /* the same codes packed, where the format has a packing */
             static uint8_t cdp[256 * 8 * 32];
-            mxk_packing pk = f->bits == 4 ? MXK_FP4_LO_FIRST : f->bits == 6 ? MXK_FP6_3BYTE : MXK_UNPACKED;
-            pack_all (cdp, cd, nb, pk);
+            mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
+            pack_all (cdp, cd, nb, elem, pk);
             for (int p = 0; p < npaths; p++)
-              for (int packed = 0; packed < 1 + (pk != MXK_UNPACKED); packed++)
+              for (int packed = 0; packed < 1 + (pk != MX_PACKING_UNPACKED); packed++)
                 {
                   mxk_use_path (paths[p]);
                   mxk_dequantize (bfo ? (void *) o16 : (void *) o32, bfo ? MX_BF16 : MX_FP32, sc,
-                                  packed ? cdp : cd, nb * 32, elem, packed ? pk : MXK_UNPACKED);
+                                  packed ? cdp : cd, nb * 32, elem, packed ? pk : MX_PACKING_UNPACKED);
                   int ok = 1;
                   for (size_t i = 0; i < nb * 32 && ok; i++)
                     ok = (bfo ? o16[i] : o32[i]) == g32[i];
@@ -328,10 +312,10 @@ main (int argc, char **argv)
           }
       }
       /* dot: random block pairs against the golden block-fp32 model (rne) */
-      for (int fj = 0; fj < N_ELEM; fj++)
+      for (int fj = 0; fj < nelem; fj++)
         for (int it = 0; it < 3000; it++)
           {
-            mx_format_id fb = elem_ids[fj];
+            mx_format_id fb = elems[fj];
             size_t nb = 1 + rng_below (&r, 4);
             uint64_t sa[4], sb[4], a[128], b[128], g;
             uint8_t sa8[4], sb8[4], a8[128], b8[128];
@@ -352,8 +336,8 @@ main (int argc, char **argv)
             uint32_t cin = it % 3 == 0 ? 0 : (uint32_t) rng_next (&r);
             mx_dot_policy dp = mx_dot_policy_default ();
             dp.accum = MX_ACCUM_BLOCK_FP32;
-            mx_dot (&g, mx_format_get (MX_FP32), sa, a, mx_format_get (elem), sb, b,
-                    mx_format_get (fb), E8M0, 32, nb, cin, &dp);
+            mx_dot (&g, NULL, mx_format_get (MX_FP32), sa, a, mx_format_get (elem), sb, b,
+                    mx_format_get (fb), E8M0, 32, nb, cin, &dp, MX_RNE);
             for (int p = 0; p < npaths; p++)
               {
                 uint32_t o;

@@ -1,5 +1,8 @@
-/* tquantize -- seeded random FP32 blocks, MPFR model == slow model (scale, codes, block flags)
- * for every scale rule, with rounding and the special-value policies in rotation.
+/* tquantize -- seeded random FP32 and FP64 blocks, MPFR model == slow model (scale, codes, block
+ * flags) for every scale rule, with rounding and the special-value policies in rotation.  A
+ * quarter of the blocks are FP64: the FP32 block moved by up to 2^+-900 with random low bits, so
+ * that amax lies beyond FP32's range, where the FP32-modelling rules (floor-log2f, rceil-fp32,
+ * even) see 0 or Inf.
  * Usage: tquantize FORMAT|all [BLOCKS_PER_RULE]  (default 100000)
  * Blocks are built to hit the boundaries: amax at 2^k and its neighbours, each element format's
  * saturation threshold and the midpoints around it, exact element ties under the FLOOR scale,
@@ -15,9 +18,27 @@ static int bitlen_u (uint64_t x) { return x ? 64 - __builtin_clzll (x) : 0; }
 static uint32_t
 f32_bits (s_val v) /* FP32 bits of an exactly representable dyadic (sig < 2^24) */
 {
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
   unsigned fl;
-  return (uint32_t) s_encode (mx_format_get (MX_FP32), v, MX_RNE, 0, &ieee, &fl);
+  return (uint32_t) s_encode (mx_format_get (MX_FP32), v, MX_RNE, 0, &s_ieee, &fl);
+}
+
+/* An FP32 block as FP64: every value times 2^t, with 29 random low bits below the FP32 ones. */
+static void
+to_fp64 (rng *r, uint64_t b[K])
+{
+  long t = (long) rng_below (r, 1801) - 900;
+  const mx_format *f32 = mx_format_get (MX_FP32), *f64 = mx_format_get (MX_FP64);
+  for (int i = 0; i < K; i++)
+    {
+      s_val v = s_decode (f32, b[i]);
+      unsigned fl;
+      if (v.cls == S_FINITE)
+        {
+          v.sig = (v.sig << 29) | (rng_next (r) & 0x1FFFFFFF);
+          v.exp += t - 29;
+        }
+      b[i] = s_encode (f64, v, MX_RNE, 0, &s_ieee, &fl);
+    }
 }
 
 static void
@@ -116,12 +137,14 @@ main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
   long per_rule = argc > 2 ? atol (argv[2]) : 100000, n = 0;
-  const mx_format *in = mx_format_get (MX_FP32), *e8m0 = mx_format_get (MX_E8M0);
+  const mx_format *e8m0 = mx_format_get (MX_E8M0);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
+  mx_format_id elems[MX_FORMAT_COUNT];
+  int nelem = formats_of_role (MX_ROLE_ELEM, elems);
 
-  for (int fi = 0; fi < N_ELEM; fi++)
+  for (int fi = 0; fi < nelem; fi++)
     {
-      const mx_format *elem = mx_format_get (elem_ids[fi]);
+      const mx_format *elem = mx_format_get (elems[fi]);
       if (strcmp (which, "all") != 0 && strcmp (which, elem->name) != 0)
         continue;
       for (int rule = 0; rule < MX_SCALE_RULE_COUNT; rule++)
@@ -130,12 +153,19 @@ main (int argc, char **argv)
             uint64_t bits[K], s1, s2, c1[K], c2[K];
             uint32_t rb[K];
             gen_block (&r, elem, bits);
-            mx_policy pol = mx_policy_default ();
+            const mx_format *in = mx_format_get (MX_FP32);
+            if (rng_below (&r, 4) == 0)
+              {
+                to_fp64 (&r, bits);
+                in = mx_format_get (MX_FP64);
+              }
+            mx_policy pol = mx_policy_ocp ();
+            mx_rounding rnd = MX_RNE;
             pol.scale_rule = (mx_scale_rule) rule;
             uint64_t knobs = rng_next (&r);
             if (blk % 2) /* half the blocks OCP-default, half with rotated policies */
               {
-                pol.rounding = (mx_rounding) (knobs % MX_ROUNDING_COUNT);
+                rnd = (mx_rounding) (knobs % MX_ROUNDING_COUNT);
                 pol.overflow = (mx_overflow) ((knobs >> 8) & 1);
                 pol.nan_block = (mx_nan_block) ((knobs >> 9) & 1);
                 pol.inf_block = (mx_inf_block) ((knobs >> 10) % 3);
@@ -149,18 +179,19 @@ main (int argc, char **argv)
               }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);
-            unsigned f1 = mx_quantize (&s1, c1, NULL, elem, e8m0, in, bits, K, rb, &pol);
-            unsigned f2 = s_quantize (&s2, c2, elem, e8m0, in, bits, K, rb, &pol);
-            int ok = s1 == s2 && f1 == f2 && memcmp (c1, c2, sizeof c1) == 0;
-            CHECK (ok, "%s rule %s rnd %s block %ld: scale %02llX/%02llX flags %02X/%02X",
-                   elem->name, mx_scale_rule_name ((mx_scale_rule) rule),
-                   mx_rounding_name (pol.rounding), blk, (unsigned long long) s1,
+            unsigned f1 = 0;
+            int rc = mx_quantize (&s1, c1, &f1, NULL, elem, e8m0, in, bits, K, rb, &pol, rnd);
+            unsigned f2 = s_quantize (&s2, c2, elem, e8m0, in, bits, K, rb, &pol, rnd);
+            int ok = rc == MX_OK && s1 == s2 && f1 == f2 && memcmp (c1, c2, sizeof c1) == 0;
+            CHECK (ok, "%s %s rule %s rnd %s block %ld: scale %02llX/%02llX flags %02X/%02X",
+                   in->name, elem->name, mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule],
+                   mx_rounding_name (rnd), blk, (unsigned long long) s1,
                    (unsigned long long) s2, f1, f2);
             if (!ok && failures <= 3)
               {
                 for (int i = 0; i < K; i++)
                   if (c1[i] != c2[i] || i == 0)
-                    fprintf (stderr, "  [%d] in %08llX mpfr %02llX slow %02llX\n", i,
+                    fprintf (stderr, "  [%d] in %016llX mpfr %02llX slow %02llX\n", i,
                              (unsigned long long) bits[i], (unsigned long long) c1[i],
                              (unsigned long long) c2[i]);
               }

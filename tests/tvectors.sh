@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tvectors -- the committed suite: every file matches its MANIFEST sha256 and case count,
+# tvectors -- the committed suite: every file matches its MANIFEST sha256 and case count, and
 # regenerates byte for byte from its MANIFEST command (only the '# generator:' provenance line
-# may differ), and verifies against the golden model.
+# may differ).  That its expected outputs are right is checked apart, against the independent
+# model (tvecslow, test vectors-slow): verifying them with the code that wrote them proves nothing.
 # Usage: tvectors.sh BUILD_BIN_DIR SOURCE_DIR
 set -u
 bin=$(cd "$1" && pwd) src=$2
@@ -20,9 +21,6 @@ while read -r sum cases path cmd; do
   "$bin/mxgold" ${cmd#mxgold } --quiet -o "$tmp/new.mxv" || { echo "FAIL: $path: cannot regenerate"; fail=$((fail+1)); continue; }
   if ! diff <($cat_ "$path" | grep -v '^# generator: ') <(grep -v '^# generator: ' "$tmp/new.mxv") > "$tmp/diff"; then
     echo "FAIL: $path: regenerates differently:"; head -5 "$tmp/diff"; fail=$((fail+1)); continue
-  fi
-  if ! "$bin/mxgold" verify "$path" > "$tmp/verify" 2>&1; then
-    echo "FAIL: $path: verify:"; tail -3 "$tmp/verify"; fail=$((fail+1)); continue
   fi
   pass=$((pass+1))
 done < MANIFEST

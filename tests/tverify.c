@@ -9,20 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "mxv.h"
+#include <zlib.h>
 #include "tests.h"
 
 #define NC 3
-static mxv_case cases[NC + 1], all[4096];
-static long nall;
+/* cases are 256 KiB each: static, never on the stack */
+static mxv_case cases[NC], mod[NC], scratch;
+static long long nall, want[NC];
+static int want_nan, have_nan;
 static char dir[] = "/tmp/tverifyXXXXXX", vec[256], res[256];
 
-static void
+/* keep the cases whose index is in want[]; with want_nan, the first NaN-scale block replaces the
+ * last case */
+static int
 collect (void *ctx, mxv_case *c)
 {
   (void) ctx;
-  if (nall < 4096)
-    all[nall++] = *c;
+  for (int i = 0; i < NC; i++)
+    if (nall == want[i] && !(i == NC - 1 && have_nan))
+      cases[i] = *c;
+  if (want_nan && !have_nan && c->scale == 0xFF)
+    {
+      cases[NC - 1] = *c;
+      have_nan = 1;
+    }
+  nall++;
+  return 0;
+}
+
+/* Generate h's cases and keep the first, the middle and the last one (quantize: the last is
+ * replaced by a NaN-scale block, whose codes verify must ignore). */
+static void
+pick_cases (const mxv_header *h)
+{
+  char err[256];
+  long long total = mxv_generate (h, 0, 0, NULL, NULL, err, sizeof err);
+  want[0] = 0, want[1] = total / 2, want[2] = total - 1;
+  want_nan = h->op == MXV_QUANTIZE, have_nan = 0;
+  nall = 0;
+  mxv_generate (h, 0, 0, collect, NULL, err, sizeof err);
 }
 
 static void
@@ -75,28 +100,25 @@ flips (const mxv_header *h)
          mxv_op_names[h->op]);
   for (int ci = 0; ci < NC; ci++)
     {
-      mxv_case c = cases[ci];
+      mxv_case *c = &scratch;
       mxv_field f[MXV_MAX_FIELDS];
-      uint64_t packed[MXV_MAX_K];
-      int nf = mxv_fields (h, &c, packed, f);
+      *c = cases[ci];
+      int nf = mxv_fields (h, c, f);
       for (int fi = 0; fi < nf; fi++)
         {
           if (!f[fi].output)
             continue;
-          int packed_codes = f[fi].codes == 2;
+          int packed_codes = f[fi].kind == MXV_F_PACKED;
           size_t count = packed_codes ? h->k : f[fi].count;
           unsigned bits = packed_codes ? h->elem->bits : f[fi].bits;
           for (size_t j = 0; j < count; j++)
             for (unsigned b = 0; b < bits; b++)
               {
-                mxv_case mod[NC];
                 memcpy (mod, cases, sizeof mod);
-                uint64_t *v = f[fi].v == NULL ? NULL : packed_codes ? &mod[ci].codes[j]
-                              : (uint64_t *) ((char *) &mod[ci] + ((char *) &f[fi].v[j] - (char *) &c));
-                if (v)
-                  *v ^= (uint64_t) 1 << b;
-                else
-                  mod[ci].flags ^= 1u << b;
+                /* the same field of mod[ci] (packed codes: the unpacked code they carry) */
+                uint64_t *v = packed_codes ? &mod[ci].codes[j]
+                              : (uint64_t *) ((char *) &mod[ci] + ((char *) &f[fi].v[j] - (char *) c));
+                *v ^= (uint64_t) 1 << b;
                 write_file (res, h, mod, NC);
                 int rc = run_verify (vec, res, &failed, &first);
                 n++;
@@ -126,6 +148,60 @@ expect_malformed (const char *what, const char *vtext, const char *rtext)
   CHECK (rc == 2, "malformed (%s): rc %d, want 2", what, rc);
 }
 
+/* good with the first occurrence of from replaced by to, into bad */
+static const char *
+edit (char *bad, const char *good, const char *from, const char *to)
+{
+  const char *at = strstr (good, from);
+  CHECK (at != NULL, "edit: '%s' not found", from);
+  if (at == NULL)
+    return strcpy (bad, good);
+  size_t pre = (size_t) (at - good);
+  memcpy (bad, good, pre);
+  strcpy (bad + pre, to);
+  strcat (bad, at + strlen (from));
+  return bad;
+}
+
+/* Write n raw bytes (NULs included) to path. */
+static void
+write_raw (const char *path, const char *bytes, size_t len)
+{
+  FILE *f = fopen (path, "wb");
+  fwrite (bytes, 1, len, f);
+  fclose (f);
+}
+
+/* verify FILE on a file written raw, which must be malformed (exit 2) */
+static void
+expect_malformed_raw (const char *what, const char *path, const char *bytes, size_t len)
+{
+  long failed, first;
+  write_raw (path, bytes, len);
+  n++;
+  int rc = run_verify (path, NULL, &failed, &first);
+  CHECK (rc == 2, "malformed (%s): rc %d, want 2", what, rc);
+}
+
+/* text gzip-compressed with zlib into *len bytes (malloc'd) */
+static char *
+gzip_of (const char *text, size_t *len)
+{
+  z_stream z;
+  memset (&z, 0, sizeof z);
+  deflateInit2 (&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  size_t cap = deflateBound (&z, strlen (text)) + 64;
+  char *out = malloc (cap);
+  z.next_in = (unsigned char *) text;
+  z.avail_in = (uInt) strlen (text);
+  z.next_out = (unsigned char *) out;
+  z.avail_out = (uInt) cap;
+  deflate (&z, Z_FINISH);
+  *len = cap - z.avail_out;
+  deflateEnd (&z);
+  return out;
+}
+
 static char *
 slurp (const char *path)
 {
@@ -144,49 +220,36 @@ main (void)
     return 1;
   snprintf (vec, sizeof vec, "%s/v.mxv", dir);
   snprintf (res, sizeof res, "%s/r.mxv", dir);
-  struct { mxv_op op; mx_format_id f; mxv_packing pk; mx_rounding r; } ops[] = {
-    { MXV_QUANTIZE, MX_E4M3, MXV_UNPACKED, MX_RNE }, { MXV_QUANTIZE, MX_E2M1, MXV_FP4_J_J16, MX_RNE },
-    { MXV_QUANTIZE, MX_E3M2, MXV_FP6_3BYTE, MX_SR }, { MXV_CAST, MX_E2M1, MXV_UNPACKED, MX_RNA },
-    { MXV_DECODE, MX_E5M2, MXV_UNPACKED, MX_RNE }, { MXV_DEQUANTIZE, MX_INT8, MXV_UNPACKED, MX_RNE },
-    { MXV_DOT, MX_E4M3, MXV_UNPACKED, MX_RNE }, { MXV_GEMM, MX_E2M1, MXV_UNPACKED, MX_RNE },
+  struct { mxv_op op; mx_format_id f; mx_packing pk; mx_rounding r; } ops[] = {
+    { MXV_QUANTIZE, MX_E4M3, MX_PACKING_UNPACKED, MX_RNE }, { MXV_QUANTIZE, MX_E2M1, MX_PACKING_FP4_J_J16, MX_RNE },
+    { MXV_QUANTIZE, MX_E3M2, MX_PACKING_FP6_3BYTE, MX_SR }, { MXV_CAST, MX_E2M1, MX_PACKING_UNPACKED, MX_RNA },
+    { MXV_DECODE, MX_E5M2, MX_PACKING_UNPACKED, MX_RNE }, { MXV_DEQUANTIZE, MX_INT8, MX_PACKING_UNPACKED, MX_RNE },
+    { MXV_DOT, MX_E4M3, MX_PACKING_UNPACKED, MX_RNE }, { MXV_GEMM, MX_E2M1, MX_PACKING_UNPACKED, MX_RNE },
   };
+  static mxv_header h;
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     {
-      mxv_header h;
-      char err[256];
       mxv_header_init (&h);
       h.op = ops[i].op;
       h.elem = mx_format_get (ops[i].f);
       h.packing = ops[i].pk;
-      h.pol.rounding = ops[i].r;
+      h.rnd = ops[i].r;
       h.elem_b = mx_format_get (MX_E5M2);
       h.dp.accum = h.op == MXV_GEMM ? MX_ACCUM_BLOCK_FP32 : MX_ACCUM_EXACT;
       h.nblocks = 2;
       strcpy (h.command, "tverify");
-      nall = 0;
-      mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
-      /* cases: the first, one from the middle, and (quantize) a NaN-scale block */
-      cases[0] = all[0];
-      cases[1] = all[nall / 2];
-      cases[2] = all[nall - 1];
-      for (long j = 0; h.op == MXV_QUANTIZE && j < nall; j++)
-        if (all[j].scale == 0xFF)
-          {
-            cases[2] = all[j];
-            break;
-          }
+      pick_cases (&h);
       flips (&h);
     }
 
   /* malformed input, built from a good 3-case quantize file */
-  mxv_header h;
   mxv_header_init (&h);
   h.elem = mx_format_get (MX_E2M1);
   strcpy (h.command, "tverify");
-  nall = 0;
+  want[0] = 0, want[1] = 1, want[2] = 2, want_nan = 0, have_nan = 0, nall = 0;
   char err[256];
   mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
-  write_file (vec, &h, all, NC);
+  write_file (vec, &h, cases, NC);
   char *good = slurp (vec);
   size_t len = strlen (good);
   char *last = good + len - 2;
@@ -232,6 +295,109 @@ main (void)
   strcat (bad, last + 1); /* repeat the last case */
   expect_malformed ("results with more cases", good, bad);
   expect_malformed ("results: bad hex in bare outputs", good, "7E 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ZZ 00\n");
+
+  /* issue 10: the declared count is checked, and so is every header number */
+  expect_malformed ("cases: abc", edit (bad, good, "cases: 3", "cases: abc"), NULL);
+  expect_malformed ("cases: 0", edit (bad, good, "cases: 3", "cases: 0"), NULL);
+  expect_malformed ("no cases key", edit (bad, good, "# cases: 3\n", ""), NULL);
+  expect_malformed ("cases: 99999", edit (bad, good, "cases: 3", "cases: 99999"), NULL);
+  expect_malformed ("block -1", edit (bad, good, "block: 32", "block: -1"), NULL);
+  expect_malformed ("block 12abc", edit (bad, good, "block: 32", "block: 12abc"), NULL);
+  expect_malformed ("sr-bits 4294967297", edit (bad, good, "sr-bits: 16", "sr-bits: 4294967297"), NULL);
+  expect_malformed ("zero-scale 1FF", edit (bad, good, "zero-scale: 00", "zero-scale: 1FF"), NULL);
+  expect_malformed ("seed 99999999999999999999", edit (bad, good, "seed: 1", "seed: 99999999999999999999"), NULL);
+  expect_malformed ("header line after a case", strcat (strcpy (bad, good), "# op: cast\n"), NULL);
+  expect_malformed ("results header output: bf16", good, edit (bad, good, "output: fp32", "output: bf16"));
+  expect_malformed ("results header overflow: ovf", good, edit (bad, good, "overflow: sat", "overflow: ovf"));
+  {
+    long failed, first;
+    n++;
+    CHECK (run_verify ("-", "-", &failed, &first) == 2, "--vectors - --results - is accepted");
+    n++;
+    CHECK (run_verify (dir, NULL, &failed, &first) == 2, "a directory is accepted");
+  }
+  /* a NUL byte inside a line is an error, not the end of the line */
+  {
+    size_t l = strlen (good);
+    char *raw = malloc (l + 1);
+    memcpy (raw, good, l);
+    raw[l - 5] = 0;
+    expect_malformed_raw ("NUL byte", vec, raw, l);
+    free (raw);
+  }
+  /* an endless line: bounded memory, a clear error */
+  {
+    size_t l = (size_t) MXV_MAX_LINE + 4096;
+    char *raw = malloc (l);
+    memset (raw, '0', l);
+    size_t hl = (size_t) (last + 1 - good);
+    memcpy (raw, good, hl); /* the header, then the endless line */
+    expect_malformed_raw ("line longer than the limit", vec, raw, l);
+    free (raw);
+  }
+  /* .gz: a good stream verifies; a bad CRC, a missing trailer, trailing junk do not */
+  {
+    char gz[300];
+    size_t gl;
+    long failed, first;
+    char *z = gzip_of (good, &gl), *zz = malloc (gl + 16);
+    snprintf (gz, sizeof gz, "%s/g.mxv.gz", dir);
+    write_raw (gz, z, gl);
+    n++;
+    CHECK (run_verify (gz, NULL, &failed, &first) == 0, "good .gz does not verify");
+    memcpy (zz, z, gl);
+    zz[gl - 8] ^= 1; /* the CRC */
+    expect_malformed_raw (".gz bad CRC", gz, zz, gl);
+    expect_malformed_raw (".gz missing trailer", gz, z, gl - 4);
+    memcpy (zz, z, gl);
+    memcpy (zz + gl, "junk\n", 5);
+    expect_malformed_raw (".gz trailing junk", gz, zz, gl + 5);
+    expect_malformed_raw (".gz empty", gz, z, 0);
+    memcpy (zz, z, gl);
+    zz[gl / 2] ^= 0x55; /* the compressed data */
+    expect_malformed_raw (".gz corrupt data", gz, zz, gl);
+    remove (gz);
+    free (z);
+    free (zz);
+  }
+  /* dot and gemm header fields: tc parameters and sizes are range-checked */
+  {
+    mxv_header_init (&h);
+    h.op = MXV_DOT;
+    h.elem = mx_format_get (MX_E4M3);
+    h.dp.accum = MX_ACCUM_TENSOR_CORE;
+    strcpy (h.command, "tverify");
+    want[0] = 0, want[1] = 1, want[2] = 2, want_nan = 0, have_nan = 0, nall = 0;
+    mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
+    write_file (vec, &h, cases, NC);
+    char *dot = slurp (vec), *bd = malloc (strlen (dot) + 64);
+    long failed, first;
+    n++;
+    CHECK (run_verify (vec, vec, &failed, &first) == 0, "good tensor-core dot file fails");
+    expect_malformed ("tc group 0", edit (bd, dot, "group 32 ", "group 0 "), NULL);
+    expect_malformed ("tc group 4294967295", edit (bd, dot, "group 32 ", "group 4294967295 "), NULL);
+    expect_malformed ("tc frac-bits 1000", edit (bd, dot, "frac-bits 13 ", "frac-bits 1000 "), NULL);
+    expect_malformed ("tc frac-bits -5", edit (bd, dot, "frac-bits 13 ", "frac-bits -5 "), NULL);
+    expect_malformed ("tc cin-in-group 7", edit (bd, dot, "cin-in-group 1 ", "cin-in-group 7 "), NULL);
+    expect_malformed ("tc junk", edit (bd, dot, "scale-point product", "scale-point product x 1"), NULL);
+    expect_malformed ("blocks 0", edit (bd, dot, "blocks: 1", "blocks: 0"), NULL);
+    free (dot);
+    free (bd);
+    h.op = MXV_GEMM;
+    h.dp.accum = MX_ACCUM_EXACT;
+    h.k = 1, h.gm = h.gn = h.gkdim = 2;
+    want[0] = 0, want[1] = 1, want[2] = 2, nall = 0;
+    mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
+    write_file (vec, &h, cases, NC);
+    char *gm = slurp (vec), *bg = malloc (strlen (gm) + 64);
+    n++;
+    CHECK (run_verify (vec, vec, &failed, &first) == 0, "good gemm file fails");
+    expect_malformed ("gemm m 2^63", edit (bg, gm, "m 2 n 2 kdim 2", "m 9223372036854775808 n 2 kdim 2"), NULL);
+    expect_malformed ("gemm m*kdim > limit", edit (bg, gm, "m 2 n 2 kdim 2", "m 4096 n 2 kdim 2"), NULL);
+    expect_malformed ("gemm kdim 0", edit (bg, gm, "m 2 n 2 kdim 2", "m 2 n 2 kdim 0"), NULL);
+    free (gm);
+    free (bg);
+  }
   free (bad);
   free (good);
   remove (vec);

@@ -1,8 +1,15 @@
 /* mx.h -- libmxgold: a bit-exact, MPFR-backed reference model of the OCP Microscaling (MX) formats.
  *
- * Every operation takes its rounding mode and special-value policy explicitly; there is no global
- * state.  Values travel as raw bit patterns (uint64_t) plus a format descriptor.  Flags are
- * TestFloat-style bits (MX_FLAG_*).  This header depends on no build-time macro.
+ * Conventions (those of MPFR):
+ *   - outputs first, then inputs, then the policy, and the rounding mode always last and explicit;
+ *   - values travel as raw bit patterns (uint64_t) plus a format descriptor;
+ *   - IEEE-style flags (MX_FLAG_*) go to an unsigned *flags that may be NULL; operations that can
+ *     fail return an mx_status (MX_OK, MX_EINVAL, MX_ENOMEM), never a flag;
+ *   - mx_encode and mx_cast return the ternary value: the sign of (result - exact value);
+ *   - no global state.  Each call saves MPFR's exponent range and flags, works in the widest range
+ *     and restores both, so callers need no setup.  MPFR keeps them per thread when it is built
+ *     thread-safe (mpfr_buildopt_tls_p), as Debian's is; libmxgold is then thread-safe too.
+ * This header depends on no build-time macro.  Semantics: docs/semantics.md.
  * SPDX-License-Identifier: MIT */
 #ifndef MX_H
 #define MX_H
@@ -10,26 +17,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <mpfr.h>
+#include "mx/version.h"
+#include "mx/ids.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define MX_VERSION_STRING "0.1.0"
-
-#include "mx/ids.h"
+/* The library's version at run time (MX_VERSION_STRING is the headers'). */
+const char *mx_version (void);
+/* A short English description of an mx_status. */
+const char *mx_strerror (int status);
 
 /*------------------------------------------------------------- descriptors -*/
-typedef enum mx_role { MX_ROLE_ELEM, MX_ROLE_SCALE, MX_ROLE_IEEE } mx_role;
-typedef enum mx_special {
-  MX_SPECIAL_IEEE, /* all-ones exponent: Inf or NaN */
-  MX_SPECIAL_FN,   /* finite; all-ones code is NaN */
-  MX_SPECIAL_NONE, /* finite only */
-  MX_SPECIAL_INT,  /* two's complement integer times 2^-mbits */
-  MX_SPECIAL_POW2  /* exponent only, no zero; all-ones is NaN */
-} mx_special;
-
-/* A number format.  Built-in ones come from mx_format_get(); custom ExMy/EkM0 ones from
+/* A number format.  Built-in ones come from mx_format_get(); custom ExMy/EkM0/INT ones from
  * mx_format_custom().  Derived fields are filled in by those two functions. */
 typedef struct mx_format {
   const char *name, *alias;
@@ -37,16 +38,18 @@ typedef struct mx_format {
   unsigned bits, sign, ebits, mbits;
   int bias;
   mx_special special;
-  /* derived */
+  mx_format_id id;     /* MX_FORMAT_COUNT for a custom format */
+  /* derived (MX_FMT_* in mx/ids.h) */
   int emin;            /* unbiased exponent of the smallest normal (INT: 0, the integer bit) */
   int emax;            /* unbiased exponent of the largest normal (the "emax" of OCP 6.3) */
   uint64_t max_mag;    /* magnitude code of the largest finite value */
 } mx_format;
 
+/* NULL if id is out of range. */
 const mx_format *mx_format_get (mx_format_id id);
 /* NULL if the name (or OCP alias) is unknown. */
 const mx_format *mx_format_by_name (const char *name);
-/* Fills *f with a custom format; returns 0, or -1 if the parameters make no format. */
+/* Fills *f with a custom format; MX_OK, or MX_EINVAL if the parameters make no format. */
 int mx_format_custom (mx_format *f, unsigned sign, unsigned ebits, unsigned mbits, int bias,
                       mx_special special);
 
@@ -58,148 +61,195 @@ int mx_format_custom (mx_format *f, unsigned sign, unsigned ebits, unsigned mbit
 #define MX_FLAG_SCALE_CLAMPED 0x20u /* the shared exponent was clamped to the scale's range */
 
 /*---------------------------------------------------------------- policy -*/
+/* Every choice the spec leaves open, one member per row of mx/policies.def (the row's doc line
+ * says what it decides; docs/policies.md lists the values).  A zeroed policy is OCP-strict except
+ * for sr_bits: start from mx_policy_ocp(). */
 typedef struct mx_policy {
-  mx_rounding rounding;        /* element rounding */
-  mx_overflow overflow;        /* element overflow */
-  mx_scale_rule scale_rule;
-  mx_nan_block nan_block;
-  mx_inf_block inf_block;
-  uint32_t zero_scale;         /* scale code of a block whose amax is 0 */
-  mx_subnormals subnormals;    /* input subnormals */
-  mx_zero_sign zero_sign;
-  mx_int_range int_range;
-  mx_scale_overflow scale_overflow;
-  mx_nan_elem nan_elem;
-  unsigned sr_bits;            /* R for MX_SR: random bits per element, 1..32 */
+#define MX_POLICY_ENUM(ID, field, name, doc, values) mx_##field field;
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc) unsigned field;
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_POLICY_NUM
 } mx_policy;
 
-#define MX_SR_BITS_DEFAULT 16u
+/* The OCP-strict policy: every field's default. */
+mx_policy mx_policy_ocp (void);
+/* The policy of a result in an IEEE 754 interchange format (dequantize, dot, casts to FP32):
+ * OCP-strict but overflowing to Inf, as IEEE 754 does. */
+mx_policy mx_policy_ieee (void);
 
-/* The OCP-strict policy (every field's first value). */
-mx_policy mx_policy_default (void);
-/* The named profile's policy; returns 0, or -1 if id is out of range. */
-int mx_policy_profile (mx_policy *pol, mx_profile_id id);
+/* A policy field as data: its name (the CLI option and .mxv header key), what it decides, and its
+ * values: names (nvalues > 0, value v named values[v]) or a number in lo..hi. */
+typedef struct mx_policy_field_desc {
+  const char *name, *doc;
+  int nvalues;
+  const char *const *values, *const *value_docs;
+  long lo, hi, ocp;  /* range and OCP-strict default */
+  int base;          /* a number is written in base 10 or 16 */
+} mx_policy_field_desc;
+
+/* NULL if f is out of range. */
+const mx_policy_field_desc *mx_policy_field_get (mx_policy_field f);
+/* The field of that name ("scale-rule"), or -1. */
+int mx_policy_field_parse (const char *name);
+long mx_policy_get (const mx_policy *pol, mx_policy_field f);
+/* MX_OK, or MX_EINVAL if f or v is out of range (pol unchanged). */
+int mx_policy_set (mx_policy *pol, mx_policy_field f, long v);
+/* A value from text: a value name, or a number in range in the field's base.
+ * MX_OK, MX_ESYNTAX or MX_ERANGE. */
+int mx_policy_value_parse (long *v, mx_policy_field f, const char *s);
+/* A value as text ("sat", "00", "16") into buf[n]; MX_OK or MX_EINVAL. */
+int mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v);
+
+/*-------------------------------------------------------------- profiles -*/
+/* The named profile's policy and element rounding (rnd may be NULL); MX_OK or MX_EINVAL. */
+int mx_profile_get (mx_policy *pol, mx_rounding *rnd, mx_profile_id id);
+const char *mx_profile_name (mx_profile_id p);
+const char *mx_profile_doc (mx_profile_id p);
 
 /*------------------------------------------------------------------ names -*/
+/* Name and doc line of each table entry (NULL out of range); parse: the entry, or -1. */
 const char *mx_rounding_name (mx_rounding r);
-const char *mx_scale_rule_name (mx_scale_rule s);
-const char *mx_profile_name (mx_profile_id p);
-const char *mx_profile_description (mx_profile_id p);
-/* Parse a name; return the enum value or -1. */
+const char *mx_rounding_doc (mx_rounding r);
+const char *mx_accum_name (mx_accum a);
+const char *mx_accum_doc (mx_accum a);
+const char *mx_tc_preset_name (mx_tc_preset p);
+const char *mx_tc_preset_doc (mx_tc_preset p);
+const char *mx_packing_name (mx_packing p);
+const char *mx_packing_doc (mx_packing p);
 int mx_rounding_parse (const char *s);
-int mx_scale_rule_parse (const char *s);
+int mx_accum_parse (const char *s);
+int mx_tc_preset_parse (const char *s);
+int mx_packing_parse (const char *s);
 int mx_profile_parse (const char *s);
-/* field is one of "overflow" "nan-block" "inf-block" "subnormals" "zero-sign" "int-range"
- * "scale-overflow" "nan-elem"; returns the value or -1. */
-int mx_policy_value_parse (const char *field, const char *s);
-const char *mx_policy_value_name (const char *field, int value);
-/* The fields above by name: get returns the value (-1 for an unknown field); set returns 0 or -1. */
-int mx_policy_get_field (const mx_policy *pol, const char *field);
-int mx_policy_set_field (mx_policy *pol, const char *field, int value);
-/* The field names, in a fixed order: mx_policy_field_names[i] for i < MX_POLICY_FIELD_COUNT. */
-#define MX_POLICY_FIELD_COUNT 8
-extern const char *const mx_policy_field_names[MX_POLICY_FIELD_COUNT];
+/* The lookup behind every *_parse: the index of s in names[0..n-1], or -1. */
+int mx_name_lookup (const char *const names[], int n, const char *s);
+
+/*------------------------------------------------------------------- text -*/
+/* The one parser of numbers in text, behind every option and .mxv header field: s must be all
+ * digits of base 10 or 16 (no sign, no space, no prefix), at most 64 bits, and in lo..hi.
+ * MX_OK, MX_ESYNTAX or MX_ERANGE; *v is written only on MX_OK. */
+int mx_parse_uint (unsigned long long *v, const char *s, int base, unsigned long long lo,
+                   unsigned long long hi);
+/* A bit pattern of a bits-wide format: an optional 0x, then exactly mx_hex_digits(bits) hex
+ * digits, value < 2^bits.  MX_OK, MX_ESYNTAX or MX_ERANGE. */
+int mx_parse_hex (uint64_t *v, const char *s, unsigned bits);
+/* Hex digits of a bits-wide pattern in text: ceil(bits/4), at least 2. */
+int mx_hex_digits (unsigned bits);
 
 /*------------------------------------------------------------ operations -*/
 /* mx_decode -- rop = the exact value of code in format f (rop needs precision >= mbits + 1;
- * 64 bits suffice for every built-in format).  NaN codes give NaN.  Returns MX_FLAG_INVALID
- * for NaN codes, else 0. */
+ * 64 bits suffice for every built-in format).  NaN codes give NaN and return MX_FLAG_INVALID,
+ * other codes 0.  Bits above f->bits are ignored. */
 unsigned mx_decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
 
-/* mx_encode -- the code of x in format f, rounded by rnd (rbits: random bits for MX_SR, low
- * pol->sr_bits used) under pol's overflow, zero-sign, int-range and nan-elem fields.
- * *flags gets MX_FLAG_* (may be NULL). */
-uint64_t mx_encode (const mx_format *f, mpfr_srcptr x, mx_rounding rnd, uint32_t rbits,
-                    const mx_policy *pol, unsigned *flags);
+/* mx_encode -- *code = x in format f, rounded by rnd (rbits: the random word of MX_SR, its low
+ * pol->sr_bits used) under pol's overflow, zero-sign, int-range and nan-elem fields.  An infinite
+ * x into an IEEE-role format is exact.  Returns the ternary value. */
+int mx_encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
+               const mx_policy *pol, mx_rounding rnd);
 
-/* mx_cast -- convert bits of format from to format to: decode exactly, then mx_encode. */
-uint64_t mx_cast (const mx_format *to, const mx_format *from, uint64_t bits, mx_rounding rnd,
-                  uint32_t rbits, const mx_policy *pol, unsigned *flags);
+/* mx_cast -- *code = bits of format from converted to format to: exact decode, then mx_encode
+ * (subnormal inputs flushed first under pol->subnormals).  Returns the ternary value. */
+int mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *from,
+             uint64_t bits, uint32_t rbits, const mx_policy *pol, mx_rounding rnd);
 
 /* mx_scale_exponent -- the unclamped shared exponent that rule picks for a block whose largest
- * finite magnitude is amax > 0, for element format elem.  in is the input format (its exponent
- * range matters to EVEN and RCEIL_FP32; NULL for exact MPFR inputs). */
+ * finite magnitude is amax (finite, nonzero), for element format elem.  in is the input format
+ * (its exponent range matters to EVEN; NULL for exact MPFR inputs).  Rules that work in FP32 give
+ * LONG_MIN/2 where fl32(amax) or their product is 0 and LONG_MAX/2 where it is Inf. */
 long mx_scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
                         mx_scale_rule rule);
 
 /* mx_quantize -- one block of k inputs (bit patterns of format in) to a scale code and k element
- * codes.  rbits: k random words for MX_SR (else may be NULL).  elem_flags: k entries or NULL.
- * Returns the block flags (OR of element flags plus block-level flags). */
-unsigned mx_quantize (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
-                      const mx_format *elem, const mx_format *scale_fmt, const mx_format *in,
-                      const uint64_t in_bits[], size_t k, const uint32_t rbits[],
-                      const mx_policy *pol);
+ * codes.  rbits: k random words for MX_SR (else NULL).  *flags: the block's flags (OR of the
+ * element flags plus block-level ones); elem_flags: k entries or NULL.
+ * MX_EINVAL: k = 0, a format of the wrong role, MX_SR without rbits, or a zero-scale the scale
+ * format cannot hold.  MX_ENOMEM. */
+int mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_flags[],
+                 const mx_format *elem, const mx_format *scale_fmt, const mx_format *in,
+                 const uint64_t in_bits[], size_t k, const uint32_t rbits[],
+                 const mx_policy *pol, mx_rounding rnd);
 
 /* mx_quantize_mpfr -- as mx_quantize, from exact MPFR values (no input format). */
-unsigned mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
-                           const mx_format *elem, const mx_format *scale_fmt,
-                           const mpfr_t v[], size_t k, const uint32_t rbits[],
-                           const mx_policy *pol);
+int mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_flags[],
+                      const mx_format *elem, const mx_format *scale_fmt, const mpfr_t v[],
+                      size_t k, const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
 
-/* mx_dequantize -- k element codes under one scale to format out (FP32 usually), each X*P_i
- * rounded by rnd where out cannot hold it; overflow follows IEEE 754 (to Inf).  NaN scale gives
- * NaN for every element.  Returns the OR of the output flags. */
-unsigned mx_dequantize (uint64_t out_bits[], const mx_format *out, uint64_t scale,
-                        const uint64_t codes[], const mx_format *elem, const mx_format *scale_fmt,
-                        size_t k, mx_rounding rnd);
+/* mx_dequantize -- k element codes under one scale into format out (FP32 usually): X * P_i,
+ * rounded by rnd only where out cannot hold it; overflow follows IEEE 754.  A NaN scale gives
+ * NaN for every element.  *flags: the OR of the output flags.  MX_EINVAL: rnd is MX_SR. */
+int mx_dequantize (uint64_t out_bits[], unsigned *flags, const mx_format *out, uint64_t scale,
+                   const uint64_t codes[], const mx_format *elem, const mx_format *scale_fmt,
+                   size_t k, mx_rounding rnd);
 
 /* mx_requantize -- a block of one element format to another, through the exact values. */
-unsigned mx_requantize (uint64_t *scale_out, uint64_t codes_out[], const mx_format *elem_out,
-                        const mx_format *scale_fmt_out, uint64_t scale_in,
-                        const uint64_t codes_in[], const mx_format *elem_in,
-                        const mx_format *scale_fmt_in, size_t k, const uint32_t rbits[],
-                        const mx_policy *pol);
+int mx_requantize (uint64_t *scale_out, uint64_t codes_out[], unsigned *flags,
+                   const mx_format *elem_out, const mx_format *scale_fmt_out, uint64_t scale_in,
+                   const uint64_t codes_in[], const mx_format *elem_in,
+                   const mx_format *scale_fmt_in, size_t k, const uint32_t rbits[],
+                   const mx_policy *pol, mx_rounding rnd);
 
-/*------------------------------------------------------------ dot, gemm -*/
+/*---------------------------------------------------------------- packing -*/
+/* Packed bytes of k codes under packing p, or 0 if k is not a multiple of p's group. */
+size_t mx_packed_size (mx_packing p, size_t k);
+/* mx_pack -- k codes of elem (one per byte) into mx_packed_size(p, k) bytes; mx_unpack back.
+ * MX_EINVAL: p unknown, elem not of p's width, or k not a multiple of p's group. */
+int mx_pack (uint8_t *bytes, const uint8_t *codes, size_t k, const mx_format *elem, mx_packing p);
+int mx_unpack (uint8_t *codes, const uint8_t *bytes, size_t k, const mx_format *elem,
+               mx_packing p);
+
+/*------------------------------------------------------------- dot, gemm -*/
 typedef enum { MX_TC_SCALE_PRODUCT, MX_TC_SCALE_GROUP } mx_tc_scale_point;
 
 /* A tensor-core accumulation model (docs/semantics.md "Accumulation models"). */
 typedef struct mx_tc_model {
-  unsigned group;          /* products per fused group (>= 1) */
-  int frac_bits;           /* fraction bits kept below the largest term after alignment */
+  unsigned group;          /* products per fused group, 1..MX_TC_GROUP_MAX */
+  int frac_bits;           /* fraction bits kept below the largest term after alignment, 0..60 */
   mx_rounding align;       /* rounding of each aligned term: MX_RTZ, MX_RDN or MX_RNE */
-  mx_rounding out;         /* rounding of each group result to FP32 */
-  int cin_in_group;        /* 1: the accumulator takes part in each group's alignment */
+  mx_rounding out;         /* rounding of each group result to FP32 (not MX_SR) */
+  int cin_in_group;        /* 1: the accumulator takes part in each group's alignment (0 or 1) */
   mx_tc_scale_point scale_point;
   int denorm_products;     /* 1: a product's alignment exponent is e_a + e_b (significand in
                               [1,4) kept unnormalized); 0: floor(log2 |product|) */
 } mx_tc_model;
+#define MX_TC_GROUP_MAX 4096
+#define MX_TC_FRAC_BITS_MAX 60
 
+/* How a dot product accumulates (the output rounding is the operation's rnd argument). */
 typedef struct mx_dot_policy {
   mx_accum accum;
-  mx_rounding rounding;    /* output rounding (exact: the one rounding; block-fp32: each block's) */
   mx_tc_model tc;          /* used by MX_ACCUM_TENSOR_CORE */
 } mx_dot_policy;
 
-/* Exact accumulation, RNE, tc = the h100-fp8 preset (unused unless accum says so). */
+/* Exact accumulation; tc = the h100-fp8 preset (unused unless accum says so). */
 mx_dot_policy mx_dot_policy_default (void);
+/* MX_OK, or MX_EINVAL if id is out of range. */
 int mx_tc_model_preset (mx_tc_model *m, mx_tc_preset id);
-const char *mx_accum_name (mx_accum a);
-int mx_accum_parse (const char *s);
-const char *mx_tc_preset_name (mx_tc_preset p);
-const char *mx_tc_preset_source (mx_tc_preset p);
-int mx_tc_preset_parse (const char *s);
+/* MX_OK, or MX_EINVAL if a field is outside the range documented above. */
+int mx_tc_model_check (const mx_tc_model *m);
 
 /* mx_dot -- OCP MX 6.1/6.2 DotGeneral of nblocks block pairs (k elements each):
  *   C = C_in + sum_j X_A[j] X_B[j] sum_i P_A[j][i] P_B[j][i]
- * A and B may have different element formats.  cin: bit pattern of C_in in FP32.  The result
- * is written to *out in format out_fmt (FP32, BF16 or FP16) under dp.  Returns its flags. */
-unsigned mx_dot (uint64_t *out, const mx_format *out_fmt,
-                 const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
-                 const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,
-                 const mx_format *scale_fmt, size_t k, size_t nblocks, uint64_t cin,
-                 const mx_dot_policy *dp);
+ * A and B may have different element formats.  cin: the bit pattern of C_in in FP32.  The result
+ * goes to *out in out_fmt (FP32, BF16 or FP16), rounded by rnd (deterministic modes only).
+ * MX_EINVAL: k or nblocks 0, k * nblocks overflows, bad formats, an invalid tc model, MX_SR. */
+int mx_dot (uint64_t *out, unsigned *flags, const mx_format *out_fmt,
+            const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
+            const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,
+            const mx_format *scale_fmt, size_t k, size_t nblocks, uint64_t cin,
+            const mx_dot_policy *dp, mx_rounding rnd);
 
 /* mx_gemm -- C[i][j] = C_in[i][j] + sum_k A[i][k] B[k][j], MX blocks along K (kdim = nb * k).
  * A: m rows, a_codes row-major m x kdim, a_scales m x nb.  B is given transposed (column j of B
  * is row j): b_codes n x kdim, b_scales n x nb.  c_in: m x n FP32 patterns, or NULL for zeros.
- * c_out: m x n in out_fmt.  Each C element is mx_dot of its row and column.  Returns the OR of
- * the flags. */
-unsigned mx_gemm (uint64_t c_out[], const mx_format *out_fmt, size_t m, size_t n, size_t kdim,
-                  const uint64_t a_scales[], const uint64_t a_codes[], const mx_format *elem_a,
-                  const uint64_t b_scales[], const uint64_t b_codes[], const mx_format *elem_b,
-                  const mx_format *scale_fmt, size_t k, const uint64_t c_in[],
-                  const mx_dot_policy *dp);
+ * c_out: m x n in out_fmt.  Each C element is mx_dot of its row and column.
+ * MX_EINVAL also when kdim is not a multiple of k or a size product overflows. */
+int mx_gemm (uint64_t c_out[], unsigned *flags, const mx_format *out_fmt, size_t m, size_t n,
+             size_t kdim, const uint64_t a_scales[], const uint64_t a_codes[],
+             const mx_format *elem_a, const uint64_t b_scales[], const uint64_t b_codes[],
+             const mx_format *elem_b, const mx_format *scale_fmt, size_t k,
+             const uint64_t c_in[], const mx_dot_policy *dp, mx_rounding rnd);
 
 #ifdef __cplusplus
 }

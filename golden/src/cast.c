@@ -12,16 +12,25 @@ mx__flush_subnormal (mpfr_ptr v, const mx_format *in)
   return 1;
 }
 
-uint64_t
-mx_cast (const mx_format *to, const mx_format *from, uint64_t bits, mx_rounding rnd,
-         uint32_t rbits, const mx_policy *pol, unsigned *flags)
+int
+mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *from,
+         uint64_t bits, uint32_t rbits, const mx_policy *pol, mx_rounding rnd)
 {
+  mx__state s = mx__enter ();
   mx__tmp t;
   mpfr_ptr x = mx__tmp_init (&t, 64);
-  mx_decode (x, from, bits);
+  unsigned fl;
+  mx__decode (x, from, bits);
   int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (x, from);
-  uint64_t code = mx_encode (to, x, rnd, rbits, pol, flags);
-  if (flushed && flags)
-    *flags |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
-  return code;
+  int ternary = mx__encode (code, &fl, to, x, rbits, pol, rnd);
+  if (flushed)
+    {
+      fl |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+      if (!(fl & MX_FLAG_INVALID)) /* a zero result lies toward zero from the input */
+        ternary = mpfr_signbit (x) ? 1 : -1;
+    }
+  if (flags)
+    *flags = fl;
+  mx__leave (s);
+  return ternary;
 }

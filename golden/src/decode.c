@@ -3,7 +3,7 @@
 #include "internal.h"
 
 unsigned
-mx_decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
+mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
 {
   code &= mx__mask (f->bits);
   uint64_t mag = code & mx__mask (mx__mag_bits (f));
@@ -56,4 +56,13 @@ mx_decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
   if (neg)
     mpfr_neg (rop, rop, MPFR_RNDN);
   return 0;
+}
+
+unsigned
+mx_decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
+{
+  mx__state s = mx__enter ();
+  unsigned fl = mx__decode (rop, f, code);
+  mx__leave (s);
+  return fl;
 }

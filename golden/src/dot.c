@@ -1,6 +1,6 @@
 /* mx_dot -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit accumulation model.
  *   exact        one exact sum (a GMP integer accumulator), one rounding
- *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (dp->rounding), then
+ *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (rnd), then
  *                blocks added in order in FP32 with RNE, C_in first -- the RTL MAC's model
  *   tensor-core  groups of products (plus the accumulator) aligned to the largest term with
  *                F fraction bits, summed exactly, rounded to FP32 (Fasi et al. 2021; Khattak &
@@ -8,9 +8,7 @@
  * SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdlib.h>
-#include "kulisch.h"
-
-static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
+#include "acc.h"
 
 /* Multiply the accumulator's value by the two scale values (exact). */
 static void
@@ -44,12 +42,12 @@ block_dot (mx__acc *b, mpfr_t pa, mpfr_t pb, mpfr_t sa, mpfr_t sb,
            uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
 {
   mx__acc_reset (b);
-  mx_decode (sa, sf, scale_a);
-  mx_decode (sb, sf, scale_b);
+  mx__decode (sa, sf, scale_a);
+  mx__decode (sb, sf, scale_b);
   for (size_t i = 0; i < k; i++)
     {
-      mx_decode (pa, ea, ca[i]);
-      mx_decode (pb, eb, cb[i]);
+      mx__decode (pa, ea, ca[i]);
+      mx__decode (pb, eb, cb[i]);
       mx__acc_add_product (b, pa, pb, 0);
     }
   apply_scales (b, sa, sb);
@@ -110,7 +108,7 @@ tc_group (mpfr_t acc, mpfr_t *t, const long *te, size_t n, mpfr_srcptr sa, mpfr_
     mx__acc_add (&s, acc);
   unsigned fl;
   const mx_format *f32 = mx_format_get (MX_FP32);
-  mx_decode (acc, f32, mx__acc_round (&s, f32, m->out, &fl));
+  mx__decode (acc, f32, mx__acc_round (&s, f32, &fl, m->out));
   mpfr_clear (q);
   mx__acc_clear (&s);
   return fl;
@@ -122,36 +120,42 @@ tc_group (mpfr_t acc, mpfr_t *t, const long *te, size_t n, mpfr_srcptr sa, mpfr_
 static long
 op_exp (mpfr_srcptr x, const mx_format *f)
 {
-  long emin = f->special == MX_SPECIAL_INT ? -(long) f->mbits : f->emin;
+  long emin = f->emin; /* INT8: 0, a fixed-point significand below 2 (docs/semantics.md 7) */
   if (!mpfr_regular_p (x))
     return LONG_MIN / 4;
   long e = (long) mpfr_get_exp (x) - 1;
   return e > emin ? e : emin;
 }
 
-static unsigned
-dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *ea,
-        const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *eb,
-        const mx_format *sf, size_t k, size_t nb, const mx_tc_model *m)
+static int
+dot_tc (mpfr_t acc, unsigned *flp, const uint64_t scale_a[], const uint64_t codes_a[],
+        const mx_format *ea, const uint64_t scale_b[], const uint64_t codes_b[],
+        const mx_format *eb, const mx_format *sf, size_t k, size_t nb, const mx_tc_model *m)
 {
-  size_t g = m->group ? m->group : 1;
+  size_t g = m->group; /* 1..MX_TC_GROUP_MAX: mx_tc_model_check */
   if (m->scale_point == MX_TC_SCALE_GROUP && g > k)
     g = k; /* a group cannot straddle two blocks' scales */
   mpfr_t *t = malloc (g * sizeof *t), pa, pb, sa, sb;
   long *te = malloc (g * sizeof *te);
   unsigned fl = 0;
   size_t nt = 0;
+  if (t == NULL || te == NULL)
+    {
+      free (t);
+      free (te);
+      return MX_ENOMEM;
+    }
   for (size_t i = 0; i < g; i++)
     mpfr_init2 (t[i], 160);
   mpfr_inits2 (64, pa, pb, sa, sb, (mpfr_ptr) 0);
   for (size_t j = 0; j < nb; j++)
     {
-      mx_decode (sa, sf, scale_a[j]);
-      mx_decode (sb, sf, scale_b[j]);
+      mx__decode (sa, sf, scale_a[j]);
+      mx__decode (sb, sf, scale_b[j]);
       for (size_t i = 0; i < k; i++)
         {
-          mx_decode (pa, ea, codes_a[j * k + i]);
-          mx_decode (pb, eb, codes_b[j * k + i]);
+          mx__decode (pa, ea, codes_a[j * k + i]);
+          mx__decode (pb, eb, codes_b[j * k + i]);
           mpfr_mul (t[nt], pa, pb, MPFR_RNDN); /* exact: 160 bits */
           /* the unnormalized exponent e_a + e_b (+ the scales' exponents) */
           te[nt] = op_exp (pa, ea) + op_exp (pb, eb);
@@ -182,24 +186,51 @@ dot_tc (mpfr_t acc, const uint64_t scale_a[], const uint64_t codes_a[], const mx
   free (t);
   free (te);
   mpfr_clears (pa, pb, sa, sb, (mpfr_ptr) 0);
-  return fl;
+  *flp = fl;
+  return MX_OK;
+}
+
+/* The FP32 accumulator into the output format; its flags. */
+static unsigned
+to_output (uint64_t *out, const mx_format *of, mpfr_srcptr acc, mx_rounding rnd)
+{
+  unsigned f;
+  mx__encode (out, &f, of, acc, 0, &mx__ieee, rnd);
+  return mpfr_nan_p (acc) ? f | MX_FLAG_INVALID : f;
 }
 
 /*------------------------------------------------------------------ mx_dot -*/
-unsigned
-mx_dot (uint64_t *out, const mx_format *of, const uint64_t scale_a[], const uint64_t codes_a[],
-        const mx_format *ea, const uint64_t scale_b[], const uint64_t codes_b[],
-        const mx_format *eb, const mx_format *sf, size_t k, size_t nb, uint64_t cin,
-        const mx_dot_policy *dp)
+/* MX_OK if the formats, sizes, model and rounding make a dot product. */
+int
+mx__check_dot (const mx_format *of, const mx_format *ea, const mx_format *eb,
+               const mx_format *sf, size_t k, size_t nb, const mx_dot_policy *dp,
+               mx_rounding rnd)
+{
+  size_t n;
+  if (of == NULL || ea == NULL || eb == NULL || sf == NULL || dp == NULL
+      || of->role != MX_ROLE_IEEE || ea->role != MX_ROLE_ELEM || eb->role != MX_ROLE_ELEM
+      || sf->role != MX_ROLE_SCALE || k == 0 || nb == 0 || mx__mul_overflow (k, nb, &n)
+      || (unsigned) rnd >= MX_ROUNDING_COUNT || rnd == MX_SR
+      || (unsigned) dp->accum >= MX_ACCUM_COUNT)
+    return MX_EINVAL;
+  return dp->accum == MX_ACCUM_TENSOR_CORE ? mx_tc_model_check (&dp->tc) : MX_OK;
+}
+
+int
+mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
+         const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+         const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
+         size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd)
 {
   const mx_format *f32 = mx_format_get (MX_FP32);
   mx__acc total, b;
   mpfr_t pa, pb, sa, sb, acc;
   unsigned fl = 0, f;
+  int rc = MX_OK;
   mx__acc_init (&total);
   mx__acc_init (&b);
   mpfr_inits2 (64, pa, pb, sa, sb, acc, (mpfr_ptr) 0);
-  mx_decode (acc, f32, cin);
+  mx__decode (acc, f32, cin);
 
   switch (dp->accum)
     {
@@ -211,7 +242,7 @@ mx_dot (uint64_t *out, const mx_format *of, const uint64_t scale_a[], const uint
                      scale_b[j], sf, k);
           mx__acc_add_acc (&total, &b);
         }
-      *out = mx__acc_round (&total, of, dp->rounding, &fl);
+      *out = mx__acc_round (&total, of, &fl, rnd);
       break;
 
     case MX_ACCUM_BLOCK_FP32:
@@ -219,28 +250,43 @@ mx_dot (uint64_t *out, const mx_format *of, const uint64_t scale_a[], const uint
         {
           block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
                      scale_b[j], sf, k);
-          mx_decode (pa, f32, mx__acc_round (&b, f32, dp->rounding, &f)); /* d_j in FP32 */
+          mx__decode (pa, f32, mx__acc_round (&b, f32, &f, rnd)); /* d_j in FP32 */
           fl |= f;
           mx__acc_reset (&total);
           mx__acc_add (&total, acc);
           mx__acc_add (&total, pa);
-          mx_decode (acc, f32, mx__acc_round (&total, f32, MX_RNE, &f)); /* acc + d_j, RNE */
+          mx__decode (acc, f32, mx__acc_round (&total, f32, &f, MX_RNE)); /* acc + d_j, RNE */
           fl |= f;
         }
-      goto from_fp32;
+      fl |= to_output (out, of, acc, rnd);
+      break;
 
     default:
-      fl = dot_tc (acc, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, &dp->tc);
-    from_fp32:
-      /* the FP32 accumulator to the output format */
-      *out = mx_encode (of, acc, dp->rounding, 0, &ieee, &f);
-      fl |= f;
-      if (mpfr_nan_p (acc))
-        fl |= MX_FLAG_INVALID;
+      rc = dot_tc (acc, &fl, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, &dp->tc);
+      if (rc == MX_OK)
+        fl |= to_output (out, of, acc, rnd);
       break;
     }
   mx__acc_clear (&total);
   mx__acc_clear (&b);
   mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
-  return fl;
+  if (flags)
+    *flags = fl;
+  return rc;
+}
+
+int
+mx_dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
+        const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+        const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k, size_t nb,
+        uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd)
+{
+  int rc = mx__check_dot (of, ea, eb, sf, k, nb, dp, rnd);
+  if (rc != MX_OK)
+    return rc;
+  mx__state s = mx__enter ();
+  rc = mx__dot (out, flags, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
+                rnd);
+  mx__leave (s);
+  return rc;
 }

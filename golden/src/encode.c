@@ -1,10 +1,11 @@
 /* mx_encode -- round an exact value into a format and return its code.
  *
- * The value path is MPFR only.  The format is emulated the MPFR way (doc/mpfr.texi,
+ * The value path is MPFR only.  The format is emulated the MPFR way (MPFR manual,
  * "mpfr_subnormalize"): precision mbits+1, emin set so that mpfr_subnormalize produces the
  * format's subnormals, exponent range above left open so that overflow is decided here against
  * max_mag.  rne/rtz/rup/rdn are MPFR's own modes; rna, rnz, rto and sr are built explicitly from
  * the truncated result and an exact comparison with the midpoint or the stochastic threshold.
+ * Four steps: specials, rounding of the magnitude, overflow, packing.
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 
@@ -32,6 +33,58 @@ mx__nan_code (const mx_format *f, int neg, const mx_policy *pol)
     }
 }
 
+/* One encoding in progress: the sign of x, the magnitude code, the flags, and the direction of
+ * the magnitude's rounding (-1 below |x|, 0 exact, +1 above). */
+typedef struct
+{
+  int neg;
+  uint64_t mag;
+  unsigned flags;
+  int dir;
+} enc;
+
+/* The largest magnitude code the sign may take (INT8 -128 under int-range full). */
+static uint64_t
+mag_limit (const mx_format *f, int neg, const mx_policy *pol)
+{
+  return f->max_mag + (f->special == MX_SPECIAL_INT && neg && pol->int_range == MX_INT_RANGE_FULL);
+}
+
+/*--------------------------------------------------------------- specials -*/
+enum { GO_ON, PACK, OVERFLOW, DONE };
+
+/* NaN, values the format cannot carry, Inf and zero.  DONE sets *code; PACK means e->mag is the
+ * exact magnitude. */
+static int
+encode_special (enc *e, uint64_t *code, const mx_format *f, mpfr_srcptr x, const mx_policy *pol)
+{
+  if (mpfr_nan_p (x) || (f->special == MX_SPECIAL_POW2 && (e->neg || mpfr_zero_p (x)))
+      || (!f->sign && e->neg && !mpfr_zero_p (x)))
+    {
+      /* NaN in, or a value the format cannot carry (E8M0 has no zero, no sign) */
+      *code = mx__nan_code (f, e->neg, pol);
+      e->flags = MX_FLAG_INVALID;
+      return DONE;
+    }
+  if (!f->sign)
+    e->neg = 0;
+  if (mpfr_inf_p (x))
+    {
+      /* Inf to Inf is exact into an interchange format (decoding is exact), and into an element
+       * format with Inf under ovf; everywhere else it overflows */
+      if (f->special == MX_SPECIAL_IEEE
+          && (f->role == MX_ROLE_IEEE || pol->overflow == MX_OVERFLOW_OVF))
+        {
+          e->mag = mx__mask (f->ebits) << f->mbits;
+          return PACK;
+        }
+      e->dir = -1;
+      return OVERFLOW;
+    }
+  return mpfr_zero_p (x) ? PACK : GO_ON;
+}
+
+/*--------------------------------------------------------------- rounding -*/
 static mpfr_rnd_t
 native_mode (mx_rounding r)
 {
@@ -64,144 +117,159 @@ mag_code (const mx_format *f, mpfr_srcptr y, long ey)
   return m + ((uint64_t) (eq - f->emin) << f->mbits);
 }
 
-uint64_t
-mx_encode (const mx_format *f, mpfr_srcptr x, mx_rounding rnd, uint32_t rbits,
-           const mx_policy *pol, unsigned *flagsp)
+/* The last step of rna, rnz and sr from the truncation y of x: 1 if the magnitude goes up. */
+static int
+round_up_from_truncation (const mx_format *f, mpfr_srcptr x, mpfr_srcptr y, long ey, int neg,
+                          mx_rounding rnd, uint32_t rbits, const mx_policy *pol)
 {
-  unsigned flags = 0;
-  int neg = mpfr_signbit (x) != 0;
-  uint64_t mag = 0, code;
-  int overflow = 0;
+  /* ulp of the truncated result, then an exact threshold above |y| */
+  long ue = f->special == MX_SPECIAL_INT   ? -(long) f->mbits
+            : f->special == MX_SPECIAL_POW2 ? ey
+            : (mpfr_zero_p (y) || ey < f->emin ? f->emin : ey) - (long) f->mbits;
+  unsigned R = rnd == MX_SR ? pol->sr_bits : 1;
+  uint64_t num = rnd == MX_SR ? ((uint64_t) 1 << R) - (rbits & mx__mask (R)) : 1;
+  mx__tmp tt;
+  mpfr_ptr thr = mx__tmp_init (&tt, MX__TMP_BITS);
+  /* thr = |y| + num * 2^(ue-R): exact, the span is at most mbits+R+2 bits */
+  mpfr_set_ui_2exp (thr, num, ue - (long) R, MPFR_RNDN);
+  if (neg)
+    mpfr_sub (thr, thr, y, MPFR_RNDN);
+  else
+    mpfr_add (thr, thr, y, MPFR_RNDN);
+  int c = mpfr_cmpabs (x, thr);
+  return rnd == MX_RNZ ? c > 0 : c >= 0;
+}
 
-  if (mpfr_nan_p (x) || (f->special == MX_SPECIAL_POW2 && (neg || mpfr_zero_p (x)))
-      || (!f->sign && neg && !mpfr_zero_p (x)))
+/* Round |x| (finite, nonzero) to f's grid into e->mag, e->dir and the inexact and underflow
+ * flags.  Returns OVERFLOW if the rounded magnitude exceeds the limit, else PACK. */
+static int
+round_magnitude (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
+                 const mx_policy *pol, mx_rounding rnd)
+{
+  mx__tmp ty;
+  /* INT keeps its 2^-mbits grid up to 4 (beyond 2 everything overflows): one bit more */
+  mpfr_ptr y = mx__tmp_init (&ty, f->mbits + 1 + (f->special == MX_SPECIAL_INT));
+  mpfr_rnd_t mode = native_mode (rnd);
+  int pow2 = f->special == MX_SPECIAL_POW2;
+  /* Round to mbits+1 bits in the wide range, then narrow emin to the format's and let
+   * check_range + subnormalize redo the rounding without double rounding (MPFR manual,
+   * mpfr_subnormalize). */
+  int t = mpfr_set (y, x, mode);
+  if (!pow2)
     {
-      /* NaN in, or a value the format cannot carry (E8M0 has no zero, no sign). */
-      code = mx__nan_code (f, neg, pol);
-      flags = MX_FLAG_INVALID;
-      goto done;
+      mpfr_exp_t wide = mpfr_get_emin ();
+      mpfr_set_emin ((mpfr_exp_t) f->emin - (mpfr_exp_t) f->mbits + 1); /* exp of min subnormal */
+      t = mpfr_check_range (y, t, mode);
+      t = mpfr_subnormalize (y, t, mode);
+      mpfr_set_emin (wide);
     }
-  if (!f->sign)
-    neg = 0;
-  if (mpfr_inf_p (x))
+  e->dir = t == 0 ? 0 : (t > 0) != e->neg ? 1 : -1; /* t is the direction of the value */
+
+  long ey = mpfr_zero_p (y) ? 0 : (long) mpfr_get_exp (y) - 1;
+  if (!mpfr_zero_p (y) && ey > f->emax + 1)
+    return OVERFLOW;
+  if (pow2 && ey < f->emin)
     {
-      if (f->special == MX_SPECIAL_IEEE && pol->overflow == MX_OVERFLOW_OVF)
+      /* no zero: everything tiny gives the smallest code, which lies above |x| */
+      e->mag = 0;
+      e->dir = 1;
+    }
+  else
+    {
+      e->mag = mpfr_zero_p (y) ? 0 : mag_code (f, y, ey);
+      if (t != 0 && rnd == MX_RTO)
         {
-          mag = mx__mask (f->ebits) << f->mbits; /* Inf to Inf is exact */
-          goto pack;
+          e->dir = (e->mag & 1) == 0 ? 1 : -1;
+          e->mag |= 1;
         }
-      overflow = 1;
-      goto overflowed;
-    }
-  if (mpfr_zero_p (x))
-    goto pack;
-
-  {
-    mx__tmp ty;
-    /* INT keeps its 2^-mbits grid up to 4 (beyond 2 everything overflows): one bit more */
-    mpfr_ptr y = mx__tmp_init (&ty, f->mbits + 1 + (f->special == MX_SPECIAL_INT));
-    mpfr_rnd_t mode = native_mode (rnd);
-    mpfr_exp_t old_emin = mpfr_get_emin ();
-    int pow2 = f->special == MX_SPECIAL_POW2;
-    int t;
-    /* Round to mbits+1 bits in the wide range (x must lie in the current range), then narrow
-     * emin to the format's and let check_range + subnormalize redo the rounding without double
-     * rounding (MPFR manual, mpfr_subnormalize). */
-    t = mpfr_set (y, x, mode);
-    if (!pow2)
-      {
-        mpfr_set_emin ((mpfr_exp_t) f->emin - (mpfr_exp_t) f->mbits + 1); /* exp of min subnormal */
-        t = mpfr_check_range (y, t, mode);
-        t = mpfr_subnormalize (y, t, mode);
-        mpfr_set_emin (old_emin);
-      }
-
-    long ey = mpfr_zero_p (y) ? 0 : (long) mpfr_get_exp (y) - 1;
-    if (!mpfr_zero_p (y) && ey > f->emax + 1)
-      overflow = 1;
-    else
-      {
-        if (pow2 && ey < f->emin) /* no zero: everything tiny clamps to the smallest code */
-          {
-            mag = 0;
-            t = 1;
-          }
-        else if (!mpfr_zero_p (y))
-          mag = mag_code (f, y, ey);
-
-        if (t != 0 && (rnd == MX_RNA || rnd == MX_RNZ || rnd == MX_RTO || rnd == MX_SR) && !(pow2 && ey < f->emin))
-          {
-            int bump;
-            if (rnd == MX_RTO)
-              bump = (mag & 1) == 0;
-            else
-              {
-                /* ulp of the truncated result, then an exact threshold above |y| */
-                long ue = f->special == MX_SPECIAL_INT ? -(long) f->mbits
-                          : pow2 ? ey
-                          : (mpfr_zero_p (y) || ey < f->emin ? f->emin : ey) - (long) f->mbits;
-                unsigned R = rnd == MX_SR ? pol->sr_bits : 1;
-                uint64_t num = rnd == MX_SR ? ((uint64_t) 1 << R) - (rbits & mx__mask (R)) : 1;
-                mx__tmp tt;
-                mpfr_ptr thr = mx__tmp_init (&tt, MX__TMP_BITS);
-                /* thr = |y| + num * 2^(ue-R): exact, the span is at most mbits+R+2 bits */
-                mpfr_set_ui_2exp (thr, num, ue - (long) R, MPFR_RNDN);
-                if (neg)
-                  mpfr_sub (thr, thr, y, MPFR_RNDN);
-                else
-                  mpfr_add (thr, thr, y, MPFR_RNDN);
-                int c = mpfr_cmpabs (x, thr);
-                bump = rnd == MX_RNZ ? c > 0 : c >= 0;
-              }
-            mag += (uint64_t) bump;
-          }
-        if (t != 0)
-          {
-            flags |= MX_FLAG_INEXACT;
-            long tiny = f->special == MX_SPECIAL_INT ? -(long) f->mbits : f->emin;
-            if ((long) mpfr_get_exp (x) - 1 < tiny) /* tininess before rounding */
-              flags |= MX_FLAG_UNDERFLOW;
-          }
-        uint64_t limit = f->max_mag;
-        if (f->special == MX_SPECIAL_INT && neg && pol->int_range == MX_INT_RANGE_FULL)
-          limit++;
-        if (mag > limit)
-          overflow = 1;
-      }
-  }
-
-overflowed:
-  if (overflow)
-    {
-      uint64_t limit = f->max_mag;
-      if (f->special == MX_SPECIAL_INT && neg && pol->int_range == MX_INT_RANGE_FULL)
-        limit++;
-      int toward_zero = rnd == MX_RTZ || rnd == MX_RTO || (rnd == MX_RDN && !neg)
-                        || (rnd == MX_RUP && neg);
-      flags |= MX_FLAG_OVERFLOW | MX_FLAG_INEXACT;
-      flags &= ~MX_FLAG_UNDERFLOW;
-      if (pol->overflow == MX_OVERFLOW_SAT || toward_zero || f->special == MX_SPECIAL_NONE
-          || f->special == MX_SPECIAL_INT)
-        mag = limit;
-      else if (f->special == MX_SPECIAL_IEEE)
-        mag = mx__mask (f->ebits) << f->mbits;
-      else
+      else if (t != 0 && (rnd == MX_RNA || rnd == MX_RNZ || rnd == MX_SR))
         {
-          code = mx__nan_code (f, neg, pol); /* FN (E4M3) and POW2 overflow to NaN */
-          goto done;
+          int up = round_up_from_truncation (f, x, y, ey, e->neg, rnd, rbits, pol);
+          e->mag += (uint64_t) up;
+          e->dir = up ? 1 : -1;
         }
     }
+  if (e->dir != 0)
+    {
+      e->flags |= MX_FLAG_INEXACT;
+      long tiny = f->special == MX_SPECIAL_INT ? -(long) f->mbits : f->emin;
+      if ((long) mpfr_get_exp (x) - 1 < tiny) /* tininess before rounding */
+        e->flags |= MX_FLAG_UNDERFLOW;
+    }
+  return e->mag > mag_limit (f, e->neg, pol) ? OVERFLOW : PACK;
+}
 
-pack:
-  if (mag == 0 && f->special != MX_SPECIAL_POW2 && pol->zero_sign == MX_ZERO_SIGN_POSITIVE)
+/*--------------------------------------------------------------- overflow -*/
+/* The overflowed magnitude: the limit (sat, directions toward zero, formats without Inf or NaN)
+ * or Inf; DONE with the NaN code for E4M3 and E8M0 under ovf. */
+static int
+overflow (enc *e, uint64_t *code, const mx_format *f, const mx_policy *pol, mx_rounding rnd)
+{
+  int toward_zero = rnd == MX_RTZ || rnd == MX_RTO || (rnd == MX_RDN && !e->neg)
+                    || (rnd == MX_RUP && e->neg);
+  e->flags = (e->flags & ~MX_FLAG_UNDERFLOW) | MX_FLAG_OVERFLOW | MX_FLAG_INEXACT;
+  if (pol->overflow == MX_OVERFLOW_SAT || toward_zero || f->special == MX_SPECIAL_NONE
+      || f->special == MX_SPECIAL_INT)
+    {
+      e->mag = mag_limit (f, e->neg, pol);
+      e->dir = -1;
+      return PACK;
+    }
+  if (f->special == MX_SPECIAL_IEEE)
+    {
+      e->mag = mx__mask (f->ebits) << f->mbits;
+      e->dir = 1;
+      return PACK;
+    }
+  *code = mx__nan_code (f, e->neg, pol); /* FN (E4M3) and POW2 overflow to NaN */
+  e->dir = 0;
+  return DONE;
+}
+
+/*------------------------------------------------------------------- pack -*/
+static uint64_t
+pack (const enc *e, const mx_format *f, const mx_policy *pol)
+{
+  int neg = e->neg;
+  if (e->mag == 0 && f->special != MX_SPECIAL_POW2 && pol->zero_sign == MX_ZERO_SIGN_POSITIVE)
     neg = 0;
   if (f->special == MX_SPECIAL_INT)
-    code = neg ? (~mag + 1) & mx__mask (f->bits) : mag;
-  else
-    code = mag | (neg ? (uint64_t) 1 << (f->bits - 1) : 0);
+    return neg ? (~e->mag + 1) & mx__mask (f->bits) : e->mag;
+  return e->mag | (neg ? (uint64_t) 1 << (f->bits - 1) : 0);
+}
 
-done:
-  if (flagsp)
-    *flagsp = flags;
-  return code;
+int
+mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
+            const mx_policy *pol, mx_rounding rnd)
+{
+  enc e = { mpfr_signbit (x) != 0, 0, 0, 0 };
+  int neg = e.neg; /* the ternary value follows the sign of x */
+  int step = encode_special (&e, code, f, x, pol);
+  if (step == GO_ON)
+    step = round_magnitude (&e, f, x, rbits, pol, rnd);
+  if (step == OVERFLOW)
+    step = overflow (&e, code, f, pol, rnd);
+  if (step == PACK)
+    *code = pack (&e, f, pol);
+  if (flags)
+    *flags = e.flags;
+  return neg ? -e.dir : e.dir;
+}
+
+int
+mx_encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
+           const mx_policy *pol, mx_rounding rnd)
+{
+  mx__state s = mx__enter ();
+  int t = mx__encode (code, flags, f, x, rbits, pol, rnd);
+  mx__leave (s);
+  return t;
+}
+
+uint64_t
+mx__fp32_bits (mpfr_srcptr x)
+{
+  uint64_t b;
+  mx__encode (&b, NULL, mx_format_get (MX_FP32), x, 0, &mx__ieee, MX_RNE);
+  return b;
 }

@@ -1,4 +1,6 @@
 /* internal.h -- helpers shared by libmxgold's operations; not installed.
+ * Public functions are thin wrappers that bracket an internal mx__ function with mx__enter and
+ * mx__leave; internal functions call each other directly.
  * SPDX-License-Identifier: MIT */
 #ifndef MX_INTERNAL_H
 #define MX_INTERNAL_H
@@ -21,6 +23,30 @@ mx__tmp_init (mx__tmp *t, mpfr_prec_t prec)
   return t->x;
 }
 
+/* The caller's MPFR exponent range and flags, saved by mx__enter (which then opens the widest
+ * range) and given back by mx__leave: the library leaves no trace in MPFR's state. */
+typedef struct {
+  mpfr_exp_t emin, emax;
+  mpfr_flags_t flags;
+} mx__state;
+
+static inline mx__state
+mx__enter (void)
+{
+  mx__state s = { mpfr_get_emin (), mpfr_get_emax (), mpfr_flags_save () };
+  mpfr_set_emin (mpfr_get_emin_min ());
+  mpfr_set_emax (mpfr_get_emax_max ());
+  return s;
+}
+
+static inline void
+mx__leave (mx__state s)
+{
+  mpfr_set_emin (s.emin);
+  mpfr_set_emax (s.emax);
+  mpfr_flags_restore (s.flags, MPFR_FLAGS_ALL);
+}
+
 static inline uint64_t
 mx__mask (unsigned bits)
 {
@@ -34,24 +60,57 @@ mx__mag_bits (const mx_format *f)
   return f->bits - f->sign;
 }
 
+/* Exponent of the value of a POW2 scale code (no NaN). */
+static inline long
+mx__pow2_exponent (const mx_format *s, uint64_t code)
+{
+  return (long) code - s->bias;
+}
+
+/* The internal operations (the public ones without the MPFR state handling). */
+unsigned mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
+int mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x,
+                uint32_t rbits, const mx_policy *pol, mx_rounding rnd);
+long mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
+                         mx_scale_rule rule);
+
+/* mx_policy_ieee(), for the library's own use. */
+extern const mx_policy mx__ieee;
+
+/* x rounded to FP32 by RNE, as its bits, under IEEE 754 overflow (to Inf). */
+uint64_t mx__fp32_bits (mpfr_srcptr x);
+
 /* The NaN code of f with the given sign, per pol->nan_elem where f has no NaN. */
 uint64_t mx__nan_code (const mx_format *f, int neg, const mx_policy *pol);
 
 /* Flush a subnormal value of format in to a signed zero; returns 1 if it did. */
 int mx__flush_subnormal (mpfr_ptr v, const mx_format *in);
 
-/* The quantize core shared by mx_quantize, mx_quantize_mpfr and mx_requantize.
- * in: the input format, or NULL for exact values. */
+/* The quantize core shared by mx_quantize, mx_quantize_mpfr and mx_requantize (arguments
+ * checked by the caller).  in: the input format, or NULL for exact values. */
 unsigned mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
                               const mx_format *elem, const mx_format *scale_fmt,
                               const mx_format *in, const mpfr_t v[], size_t k,
-                              const uint32_t rbits[], const mx_policy *pol);
+                              const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
 
-/* Exponent of the value of a POW2 scale code (no NaN). */
-static inline long
-mx__pow2_exponent (const mx_format *s, uint64_t code)
+/* Common argument checks of the block operations: MX_OK or MX_EINVAL. */
+int mx__check_block (const mx_format *elem, const mx_format *scale_fmt, size_t k,
+                     const mx_policy *pol);
+
+/* mx_dot's argument check and its body (mx_gemm calls both). */
+int mx__check_dot (const mx_format *of, const mx_format *ea, const mx_format *eb,
+                   const mx_format *sf, size_t k, size_t nb, const mx_dot_policy *dp,
+                   mx_rounding rnd);
+int mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
+             const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+             const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
+             size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd);
+
+/* a * b into *r unless it overflows size_t (then 1). */
+static inline int
+mx__mul_overflow (size_t a, size_t b, size_t *r)
 {
-  return (long) code - s->bias;
+  return __builtin_mul_overflow (a, b, r);
 }
 
 #endif

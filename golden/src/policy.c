@@ -1,142 +1,192 @@
-/* mx_policy_default, mx_policy_profile and the name tables -- all derived from the .def tables.
+/* mx_policy_ocp, mx_policy_ieee, the policy fields by name, and the profiles -- all derived from
+ * policies.def and profiles.def.
  * SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
+/* the names and docs of every named field's values */
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc)
+#define MX_VALUE(id, name, doc) name,
+#define MX_POLICY_ENUM(ID, field, name, doc, values) \
+  static const char *const names_##field[] = { values };
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_VALUE
+#define MX_VALUE(id, name, doc) doc,
+#define MX_POLICY_ENUM(ID, field, name, doc, values) \
+  static const char *const docs_##field[] = { values };
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_VALUE
+#undef MX_POLICY_NUM
+
+static const mx_policy_field_desc fields[MX_POLICY_FIELD_COUNT] = {
+#define MX_POLICY_ENUM(ID, field, name, doc, values) \
+  { name, doc, MX_##ID##_COUNT, names_##field, docs_##field, 0, MX_##ID##_COUNT - 1, 0, 10 },
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc) \
+  { name, doc, 0, NULL, NULL, lo, hi, ocp, base },
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_POLICY_NUM
+};
+
+/* The OCP-strict policy: value 0 of every named field, the table's default of every number. */
+#define MX_POLICY_ENUM(ID, field, name, doc, values)
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc) .field = ocp,
+static const mx_policy ocp = {
+#include "mx/policies.def"
+};
+const mx_policy mx__ieee = {
+#include "mx/policies.def"
+  .overflow = MX_OVERFLOW_OVF,
+};
+#undef MX_POLICY_ENUM
+#undef MX_POLICY_NUM
+
 mx_policy
-mx_policy_default (void)
+mx_policy_ocp (void)
 {
-  mx_policy p;
-  memset (&p, 0, sizeof p); /* value 0 of every field is the OCP-strict one */
-  p.rounding = MX_RNE;
-  p.scale_rule = MX_SCALE_FLOOR;
-  p.zero_scale = 0x00;
-  p.sr_bits = MX_SR_BITS_DEFAULT;
-  return p;
+  return ocp;
 }
 
-static const mx_policy profiles[MX_PROFILE_COUNT] = {
-#define MX_PROFILE(id, nm, rnd, ovf, rule, nanb, infb, zs, sub, zsign, ir, sovf, nane, desc) \
-  { MX_##rnd, MX_OVERFLOW_##ovf, MX_SCALE_##rule, MX_NAN_BLOCK_##nanb, MX_INF_BLOCK_##infb,  \
-    zs, MX_SUBNORMALS_##sub, MX_ZERO_SIGN_##zsign, MX_INT_RANGE_##ir,                      \
-    MX_SCALE_OVERFLOW_##sovf, MX_NAN_ELEM_##nane, MX_SR_BITS_DEFAULT },
-#include "mx/profiles.def"
-#undef MX_PROFILE
-};
+mx_policy
+mx_policy_ieee (void)
+{
+  return mx__ieee;
+}
+
+/*------------------------------------------------------- fields by name -*/
+const mx_policy_field_desc *
+mx_policy_field_get (mx_policy_field f)
+{
+  return (unsigned) f < MX_POLICY_FIELD_COUNT ? &fields[f] : NULL;
+}
 
 int
-mx_policy_profile (mx_policy *pol, mx_profile_id id)
+mx_policy_field_parse (const char *name)
 {
-  if ((unsigned) id >= MX_PROFILE_COUNT)
-    return -1;
-  *pol = profiles[id];
-  return 0;
-}
-
-static const char *const rounding_names[] = {
-#define MX_ROUNDING(id, nm, desc) nm,
-#include "mx/roundings.def"
-#undef MX_ROUNDING
-};
-static const char *const scale_rule_names[] = {
-#define MX_SCALE_RULE(id, nm, desc) nm,
-#include "mx/scale_rules.def"
-#undef MX_SCALE_RULE
-};
-static const char *const profile_names[] = {
-#define MX_PROFILE(id, nm, ...) nm,
-#include "mx/profiles.def"
-#undef MX_PROFILE
-};
-static const char *const profile_descs[] = {
-#define MX_PROFILE(id, nm, rnd, ovf, rule, nanb, infb, zs, sub, zsign, ir, sovf, nane, desc) desc,
-#include "mx/profiles.def"
-#undef MX_PROFILE
-};
-
-static int
-lookup (const char *const *names, int n, const char *s)
-{
-  for (int i = 0; i < n; i++)
-    if (strcmp (names[i], s) == 0)
+  for (int i = 0; i < MX_POLICY_FIELD_COUNT; i++)
+    if (name && strcmp (fields[i].name, name) == 0)
       return i;
   return -1;
 }
 
-const char *mx_rounding_name (mx_rounding r) { return (unsigned) r < MX_ROUNDING_COUNT ? rounding_names[r] : NULL; }
-const char *mx_scale_rule_name (mx_scale_rule s) { return (unsigned) s < MX_SCALE_RULE_COUNT ? scale_rule_names[s] : NULL; }
-const char *mx_profile_name (mx_profile_id p) { return (unsigned) p < MX_PROFILE_COUNT ? profile_names[p] : NULL; }
-const char *mx_profile_description (mx_profile_id p) { return (unsigned) p < MX_PROFILE_COUNT ? profile_descs[p] : NULL; }
-int mx_rounding_parse (const char *s) { return lookup (rounding_names, MX_ROUNDING_COUNT, s); }
-int mx_scale_rule_parse (const char *s) { return lookup (scale_rule_names, MX_SCALE_RULE_COUNT, s); }
-int mx_profile_parse (const char *s) { return lookup (profile_names, MX_PROFILE_COUNT, s); }
+long
+mx_policy_get (const mx_policy *pol, mx_policy_field f)
+{
+  switch (f)
+    {
+#define MX_POLICY_ENUM(ID, field, name, doc, values) \
+    case MX_POLICY_##ID: return (long) pol->field;
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc) \
+    case MX_POLICY_##ID: return (long) pol->field;
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_POLICY_NUM
+    default: return -1;
+    }
+}
 
-/* Value names per policy field, in enum order (value 0 = OCP default). */
+int
+mx_policy_set (mx_policy *pol, mx_policy_field f, long v)
+{
+  if ((unsigned) f >= MX_POLICY_FIELD_COUNT || v < fields[f].lo || v > fields[f].hi)
+    return MX_EINVAL;
+  switch (f)
+    {
+#define MX_POLICY_ENUM(ID, field, name, doc, values) \
+    case MX_POLICY_##ID: pol->field = (mx_##field) v; break;
+#define MX_POLICY_NUM(ID, field, name, base, lo, hi, ocp, doc) \
+    case MX_POLICY_##ID: pol->field = (unsigned) v; break;
+#include "mx/policies.def"
+#undef MX_POLICY_ENUM
+#undef MX_POLICY_NUM
+    default: break;
+    }
+  return MX_OK;
+}
+
+int
+mx_policy_value_parse (long *v, mx_policy_field f, const char *s)
+{
+  const mx_policy_field_desc *d = mx_policy_field_get (f);
+  if (d == NULL || s == NULL)
+    return MX_ESYNTAX;
+  if (d->nvalues)
+    {
+      int i = mx_name_lookup (d->values, d->nvalues, s);
+      if (i < 0)
+        return MX_ESYNTAX;
+      *v = i;
+      return MX_OK;
+    }
+  unsigned long long x;
+  int rc = mx_parse_uint (&x, s, d->base, (unsigned long long) d->lo, (unsigned long long) d->hi);
+  if (rc == MX_OK)
+    *v = (long) x;
+  return rc;
+}
+
+int
+mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v)
+{
+  const mx_policy_field_desc *d = mx_policy_field_get (f);
+  if (d == NULL || v < d->lo || v > d->hi || n == 0)
+    return MX_EINVAL;
+  int len = d->nvalues ? snprintf (buf, n, "%s", d->values[v])
+                       : snprintf (buf, n, d->base == 16 ? "%02lX" : "%ld", v);
+  return len >= 0 && (size_t) len < n ? MX_OK : MX_EINVAL;
+}
+
+/*---------------------------------------------------------------- profiles -*/
+/* One setter per profile: the OCP policy, then the row's overrides. */
+#define MX_SET(field, value) p->field = MX_##value;
+#define MX_PROFILE(id, nm, rounding, desc, ...) \
+  static void set_##id (mx_policy *p) { *p = ocp; __VA_ARGS__ }
+#include "mx/profiles.def"
+#undef MX_PROFILE
+#undef MX_SET
+
 static const struct
 {
-  const char *field;
-  const char *values[4];
-} fields[] = {
-  { "overflow", { "sat", "ovf" } },
-  { "nan-block", { "propagate", "ignore" } },
-  { "inf-block", { "nan", "maxscale", "sat" } },
-  { "subnormals", { "keep", "flush" } },
-  { "zero-sign", { "keep", "positive" } },
-  { "int-range", { "sym", "full" } },
-  { "scale-overflow", { "nan", "clamp" } },
-  { "nan-elem", { "zero", "negzero", "max" } },
+  const char *name, *doc;
+  mx_rounding rnd;
+  void (*set) (mx_policy *);
+} profiles[MX_PROFILE_COUNT] = {
+#define MX_PROFILE(id, nm, rounding, desc, ...) { nm, desc, MX_##rounding, set_##id },
+#include "mx/profiles.def"
+#undef MX_PROFILE
 };
 
 int
-mx_policy_value_parse (const char *field, const char *s)
+mx_profile_get (mx_policy *pol, mx_rounding *rnd, mx_profile_id id)
 {
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (strcmp (fields[i].field, field) == 0)
-      for (int v = 0; v < 4 && fields[i].values[v]; v++)
-        if (strcmp (fields[i].values[v], s) == 0)
-          return v;
-  return -1;
+  if ((unsigned) id >= MX_PROFILE_COUNT)
+    return MX_EINVAL;
+  profiles[id].set (pol);
+  if (rnd)
+    *rnd = profiles[id].rnd;
+  return MX_OK;
 }
 
 const char *
-mx_policy_value_name (const char *field, int value)
+mx_profile_name (mx_profile_id p)
 {
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (strcmp (fields[i].field, field) == 0)
-      return value >= 0 && value < 4 ? fields[i].values[value] : NULL;
-  return NULL;
+  return (unsigned) p < MX_PROFILE_COUNT ? profiles[p].name : NULL;
 }
 
-const char *const mx_policy_field_names[MX_POLICY_FIELD_COUNT] = {
-  "overflow", "nan-block", "inf-block", "subnormals", "zero-sign", "int-range", "scale-overflow",
-  "nan-elem"
-};
-
-/* The enum field behind each name, in mx_policy_field_names order. */
-static int *
-field_ptr (mx_policy *p, const char *field)
+const char *
+mx_profile_doc (mx_profile_id p)
 {
-  int *ptrs[MX_POLICY_FIELD_COUNT] = {
-    (int *) &p->overflow, (int *) &p->nan_block, (int *) &p->inf_block, (int *) &p->subnormals,
-    (int *) &p->zero_sign, (int *) &p->int_range, (int *) &p->scale_overflow, (int *) &p->nan_elem
-  };
-  int i = lookup (mx_policy_field_names, MX_POLICY_FIELD_COUNT, field);
-  return i < 0 ? NULL : ptrs[i];
+  return (unsigned) p < MX_PROFILE_COUNT ? profiles[p].doc : NULL;
 }
 
 int
-mx_policy_get_field (const mx_policy *pol, const char *field)
+mx_profile_parse (const char *s)
 {
-  const int *v = field_ptr ((mx_policy *) pol, field);
-  return v ? *v : -1;
-}
-
-int
-mx_policy_set_field (mx_policy *pol, const char *field, int value)
-{
-  int *v = field_ptr (pol, field);
-  if (v == NULL || mx_policy_value_name (field, value) == NULL)
-    return -1;
-  *v = value;
-  return 0;
+  for (int i = 0; i < MX_PROFILE_COUNT; i++)
+    if (s && strcmp (profiles[i].name, s) == 0)
+      return i;
+  return -1;
 }

@@ -18,18 +18,11 @@ div_odd (mpfr_ptr rop, mpfr_srcptr a, mpfr_srcptr b)
     }
 }
 
-/* Scale exponent limits of a POW2 scale format. */
-static void
-scale_range (const mx_format *s, long *lo, long *hi)
-{
-  *lo = s->emin;
-  *hi = s->emax;
-}
-
 unsigned
 mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
                      const mx_format *elem, const mx_format *sfmt, const mx_format *in,
-                     const mpfr_t v[], size_t k, const uint32_t rbits[], const mx_policy *pol)
+                     const mpfr_t v[], size_t k, const uint32_t rbits[], const mx_policy *pol,
+                     mx_rounding rnd)
 {
   unsigned bflags = 0;
   int has_nan = 0, has_inf = 0;
@@ -54,23 +47,22 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
     goto nan_scale;
 
-  long e, lo, hi;
+  long e, lo = sfmt->emin, hi = sfmt->emax;
   int linear = sfmt->special != MX_SPECIAL_POW2; /* e.g. UE4M3 (NVFP4): scale is a value */
   mx__tmp ts;
   mpfr_ptr S = mx__tmp_init (&ts, 64);
-  scale_range (sfmt, &lo, &hi);
 
   if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
     {
       *scale = sfmt->max_mag;
-      mx_decode (S, sfmt, *scale);
+      mx__decode (S, sfmt, *scale);
       e = linear ? 0 : hi;
     }
   else if (imax == k)
     {
       /* amax is 0: the zero-block scale; elements are zeros (and ignored NaNs, saturated Infs) */
-      *scale = pol->zero_scale & mx__mask (sfmt->bits);
-      if (mx_decode (S, sfmt, *scale))
+      *scale = pol->zero_scale; /* fits the scale format: mx__check_block */
+      if (mx__decode (S, sfmt, *scale))
         mpfr_set_ui (S, 1, MPFR_RNDN);
       e = linear ? 0 : (long) mpfr_get_exp (S) - 1;
     }
@@ -79,19 +71,19 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       /* Linear scale (NVFP4 style, global scale 1): S = RNE_sat(amax / max_elem). */
       mx__tmp tq, tm;
       mpfr_ptr q = mx__tmp_init (&tq, MX__TMP_BITS), m = mx__tmp_init (&tm, 64);
-      mx_decode (m, elem, elem->max_mag);
+      mx__decode (m, elem, elem->max_mag);
       div_odd (q, v[imax], m);
       mpfr_abs (q, q, MPFR_RNDN);
       mx_policy sp = *pol;
       sp.overflow = MX_OVERFLOW_SAT;
       sp.zero_sign = MX_ZERO_SIGN_POSITIVE;
-      *scale = mx_encode (sfmt, q, MX_RNE, 0, &sp, NULL);
-      mx_decode (S, sfmt, *scale);
+      mx__encode (scale, NULL, sfmt, q, 0, &sp, MX_RNE);
+      mx__decode (S, sfmt, *scale);
       e = 0;
     }
   else
     {
-      e = mx_scale_exponent (v[imax], elem, in, pol->scale_rule);
+      e = mx__scale_exponent (v[imax], elem, in, pol->scale_rule);
       if (e < lo)
         {
           e = lo;
@@ -126,7 +118,7 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
           }
         else
           div_odd (t, v[i], S);
-        codes[i] = mx_encode (elem, t, sp.rounding, rbits ? rbits[i] : 0, &sp, &ef);
+        mx__encode (&codes[i], &ef, elem, t, rbits ? rbits[i] : 0, &sp, rnd);
         ef |= extra;
         if (elem_flags)
           elem_flags[i] = ef;
@@ -147,34 +139,79 @@ nan_scale:
   return bflags | MX_FLAG_INVALID;
 }
 
-unsigned
-mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
-                  const mx_format *elem, const mx_format *scale_fmt, const mpfr_t v[], size_t k,
-                  const uint32_t rbits[], const mx_policy *pol)
+int
+mx__check_block (const mx_format *elem, const mx_format *sfmt, size_t k, const mx_policy *pol)
 {
-  return mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, NULL, v, k, rbits, pol);
+  if (elem == NULL || sfmt == NULL || pol == NULL || k == 0 || elem->role != MX_ROLE_ELEM
+      || sfmt->role != MX_ROLE_SCALE)
+    return MX_EINVAL;
+  for (int f = 0; f < MX_POLICY_FIELD_COUNT; f++)
+    {
+      const mx_policy_field_desc *d = mx_policy_field_get ((mx_policy_field) f);
+      long v = mx_policy_get (pol, (mx_policy_field) f);
+      if (v < d->lo || v > d->hi)
+        return MX_EINVAL;
+    }
+  /* a zero-block scale code the scale format cannot hold is an error, never masked */
+  return pol->zero_scale > mx__mask (sfmt->bits) ? MX_EINVAL : MX_OK;
 }
 
-unsigned
-mx_quantize (uint64_t *scale, uint64_t codes[], unsigned elem_flags[], const mx_format *elem,
-             const mx_format *scale_fmt, const mx_format *in, const uint64_t in_bits[], size_t k,
-             const uint32_t rbits[], const mx_policy *pol)
+static int
+check_args (const mx_format *elem, const mx_format *sfmt, size_t k, const uint32_t rbits[],
+            const mx_policy *pol, mx_rounding rnd)
 {
-  mpfr_t *v = malloc (k * sizeof *v);
-  unsigned flushed = 0, bf;
+  if ((unsigned) rnd >= MX_ROUNDING_COUNT || (rnd == MX_SR && rbits == NULL))
+    return MX_EINVAL;
+  return mx__check_block (elem, sfmt, k, pol);
+}
+
+int
+mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_flags[],
+                  const mx_format *elem, const mx_format *scale_fmt, const mpfr_t v[], size_t k,
+                  const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd)
+{
+  int rc = check_args (elem, scale_fmt, k, rbits, pol, rnd);
+  if (rc != MX_OK)
+    return rc;
+  mx__state s = mx__enter ();
+  unsigned f = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, NULL, v, k, rbits,
+                                    pol, rnd);
+  mx__leave (s);
+  if (flags)
+    *flags = f;
+  return MX_OK;
+}
+
+int
+mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_flags[],
+             const mx_format *elem, const mx_format *scale_fmt, const mx_format *in,
+             const uint64_t in_bits[], size_t k, const uint32_t rbits[], const mx_policy *pol,
+             mx_rounding rnd)
+{
+  int rc = check_args (elem, scale_fmt, k, rbits, pol, rnd);
+  if (rc != MX_OK)
+    return rc;
+  if (in == NULL || in->role != MX_ROLE_IEEE)
+    return MX_EINVAL;
+  mpfr_t *v = malloc (k * sizeof *v); /* k * sizeof is bounded: k words of in_bits exist */
   if (v == NULL)
-    return MX_FLAG_INVALID;
+    return MX_ENOMEM;
+  mx__state s = mx__enter ();
+  unsigned flushed = 0, bf;
   for (size_t i = 0; i < k; i++)
     {
       mpfr_init2 (v[i], 64); /* holds every built-in format exactly */
-      mx_decode (v[i], in, in_bits[i]);
+      mx__decode (v[i], in, in_bits[i]);
       if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], in))
         flushed |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
     }
-  bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, in,
-                            (const mpfr_t *) v, k, rbits, pol);
+  bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, in, (const mpfr_t *) v, k,
+                            rbits, pol, rnd);
   for (size_t i = 0; i < k; i++)
     mpfr_clear (v[i]);
   free (v);
-  return bf | flushed;
+  mx__leave (s);
+  if (flags)
+    *flags = bf | flushed;
+  return MX_OK;
 }

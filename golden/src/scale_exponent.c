@@ -3,14 +3,17 @@
 #include <limits.h>
 #include "internal.h"
 
-/* Round |a| to FP32 (RNE, IEEE overflow) in place: the rules that model FP32 hardware see the
- * FP32 value of amax.  Exact for FP32, BF16 and FP16 inputs. */
+/* The rules that model FP32 hardware see fl32(amax) or an FP32 product; where that is 0 or Inf
+ * no exponent exists, and these stand-ins clamp to the scale's range (or overflow it) safely. */
+#define TOO_SMALL (LONG_MIN / 2)
+#define TOO_LARGE (LONG_MAX / 2)
+
+/* dst = |fl32(a)|, RNE with IEEE overflow: one rounding from any precision, exact for FP32,
+ * BF16 and FP16 inputs. */
 static void
 to_fp32 (mpfr_ptr dst, mpfr_srcptr a)
 {
-  static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
-  const mx_format *f32 = mx_format_get (MX_FP32);
-  mx_decode (dst, f32, mx_encode (f32, a, MX_RNE, 0, &ieee, NULL)); /* one rounding from any precision */
+  mx__decode (dst, mx_format_get (MX_FP32), mx__fp32_bits (a));
   mpfr_abs (dst, dst, MPFR_RNDN);
 }
 
@@ -31,75 +34,95 @@ ceil_log2 (mpfr_srcptr a)
   return mpfr_cmpabs (a, p) == 0 ? e : e + 1;
 }
 
+/* amax rounded half-up to mbits fraction bits, the unit taken at amax's exponent in the input
+ * format (FP32 for FP32/BF16/FP16 input, so FP32 subnormals use -126): torchao/Quark EVEN. */
+static long
+even (mpfr_srcptr amax, const mx_format *elem, const mx_format *in)
+{
+  mx__tmp ta, tb;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), b = mx__tmp_init (&tb, 2);
+  long E = floor_log2 (amax);
+  long ein = in == NULL ? E : in->bits > 32 ? mx_format_get (MX_FP64)->emin
+                                            : mx_format_get (MX_FP32)->emin;
+  long eq = E > ein ? E : ein;
+  mpfr_set_ui_2exp (b, 1, eq - (long) elem->mbits - 1, MPFR_RNDN);
+  mpfr_abs (a, amax, MPFR_RNDZ);
+  mpfr_add (a, a, b, MPFR_RNDZ); /* RNDZ cannot cross the power of two that decides */
+  return floor_log2 (a) - elem->emax;
+}
+
+/* ceil(log2(amax / max)), exact */
+static long
+rceil (mpfr_srcptr amax, const mx_format *elem)
+{
+  mx__tmp ta, tm;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), m = mx__tmp_init (&tm, 64);
+  mx__decode (m, elem, elem->max_mag);
+  mpfr_div (a, amax, m, MPFR_RNDA); /* rounding away cannot cross a power of two downward */
+  return ceil_log2 (a);
+}
+
+/* ceil(log2(fl32(fl32(amax) * fl32(1/max)))): cvt.rp.satfinite.ue8m0 of cuBLAS/TE */
+static long
+rceil_fp32 (mpfr_srcptr amax, const mx_format *elem)
+{
+  mx__tmp ta, tb, tr;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), b = mx__tmp_init (&tb, MX__TMP_BITS),
+           r = mx__tmp_init (&tr, MX__TMP_BITS);
+  mx__decode (b, elem, elem->max_mag);
+  mpfr_ui_div (a, 1, b, MPFR_RNDN); /* 1/max to 192 bits ... */
+  to_fp32 (r, a);                   /* ... then fl32: both RNE, the first far below the second's ulp */
+  to_fp32 (a, amax);
+  if (mpfr_inf_p (a))
+    return TOO_LARGE;
+  if (mpfr_zero_p (a))
+    return TOO_SMALL;
+  mpfr_mul (b, a, r, MPFR_RNDN); /* exact: 24 x 24 bits */
+  to_fp32 (a, b);
+  if (mpfr_zero_p (a))
+    return TOO_SMALL;            /* cvt.rp of +0 gives 0x00 */
+  return ceil_log2 (a);
+}
+
+/* floor(fl32(log2 fl32(amax))) - emax: ggml's floorf(log2f(amax)) */
+static long
+floor_log2f (mpfr_srcptr amax, const mx_format *elem)
+{
+  mx__tmp ta, tl;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), l = mx__tmp_init (&tl, 24);
+  to_fp32 (a, amax);
+  if (mpfr_inf_p (a))
+    return TOO_LARGE;
+  if (mpfr_zero_p (a))
+    return TOO_SMALL; /* log2f(0) = -Inf: an FP64 amax below FP32's range */
+  mpfr_log2 (l, a, MPFR_RNDN); /* correctly rounded log2f */
+  mpfr_floor (l, l);
+  return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
+}
+
+long
+mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
+                    mx_scale_rule rule)
+{
+  if (!mpfr_regular_p (amax))
+    return TOO_SMALL; /* outside the contract: no exponent, and no undefined arithmetic */
+  switch (rule)
+    {
+    case MX_SCALE_CEIL: return ceil_log2 (amax) - elem->emax;
+    case MX_SCALE_EVEN: return even (amax, elem, in);
+    case MX_SCALE_RCEIL: return rceil (amax, elem);
+    case MX_SCALE_RCEIL_FP32: return rceil_fp32 (amax, elem);
+    case MX_SCALE_FLOOR_LOG2F: return floor_log2f (amax, elem);
+    default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3 */
+    }
+}
+
 long
 mx_scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
                    mx_scale_rule rule)
 {
-  mx__tmp t1, t2;
-  mpfr_ptr a = mx__tmp_init (&t1, MX__TMP_BITS), b = mx__tmp_init (&t2, MX__TMP_BITS);
-  long E = floor_log2 (amax);
-
-  switch (rule)
-    {
-    case MX_SCALE_FLOOR:
-      return E - elem->emax;
-
-    case MX_SCALE_CEIL:
-      return ceil_log2 (amax) - elem->emax;
-
-    case MX_SCALE_EVEN:
-      {
-        /* amax + half a unit in the mbits-th fraction place, the unit taken at amax's exponent
-         * in the input format (FP32 for FP32/BF16/FP16 input, so FP32 subnormals use -126). */
-        long ein = in == NULL ? E : in->bits > 32 ? mx_format_get (MX_FP64)->emin
-                                                  : mx_format_get (MX_FP32)->emin;
-        long eq = E > ein ? E : ein;
-        mpfr_set_ui_2exp (b, 1, eq - (long) elem->mbits - 1, MPFR_RNDN);
-        mpfr_abs (a, amax, MPFR_RNDZ);
-        mpfr_add (a, a, b, MPFR_RNDZ); /* RNDZ cannot cross the power of two that decides */
-        return floor_log2 (a) - elem->emax;
-      }
-
-    case MX_SCALE_RCEIL:
-      {
-        mx_decode (b, elem, elem->max_mag);
-        mpfr_div (a, amax, b, MPFR_RNDA); /* rounding away cannot cross a power of two downward */
-        return ceil_log2 (a);
-      }
-
-    case MX_SCALE_RCEIL_FP32:
-      {
-        const mx_format *f32 = mx_format_get (MX_FP32);
-        static const mx_policy ieee = { .overflow = MX_OVERFLOW_OVF, .sr_bits = 1 };
-        mx__tmp t3;
-        mpfr_ptr r = mx__tmp_init (&t3, MX__TMP_BITS);
-        mx_decode (b, elem, elem->max_mag);
-        mpfr_ui_div (a, 1, b, MPFR_RNDN);           /* 1/max to 192 bits ... */
-        to_fp32 (r, a);                             /* ... then fl32: both roundings RNE, the
-                                                       first far below the second's ulp */
-        to_fp32 (a, amax);
-        if (mpfr_inf_p (a))
-          return LONG_MAX / 2;
-        mpfr_mul (b, a, r, MPFR_RNDN);              /* exact: 24 x 24 bits */
-        mx_decode (a, f32, mx_encode (f32, b, MX_RNE, 0, &ieee, NULL));
-        if (mpfr_zero_p (a))
-          return LONG_MIN / 2;                      /* cvt.rp of +0 gives 0x00 */
-        return ceil_log2 (a);
-      }
-
-    case MX_SCALE_FLOOR_LOG2F:
-      {
-        mx__tmp t4;
-        mpfr_ptr l = mx__tmp_init (&t4, 24);
-        to_fp32 (a, amax);
-        if (mpfr_inf_p (a))
-          return LONG_MAX / 2;
-        mpfr_log2 (l, a, MPFR_RNDN);                /* correctly rounded log2f */
-        mpfr_floor (l, l);
-        return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
-      }
-
-    default:
-      return E - elem->emax;
-    }
+  mx__state s = mx__enter ();
+  long e = mx__scale_exponent (amax, elem, in, rule);
+  mx__leave (s);
+  return e;
 }

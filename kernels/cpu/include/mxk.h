@@ -1,8 +1,10 @@
 /* mxk.h -- mxgold's fast CPU kernels for OCP MX: quantize, dequantize and block-fp32 dot,
  * bit-exact with libmxgold (and so with the committed vectors).  Each operation has a scalar
- * reference (_ref), a portable C fallback (_generic) and AVX2 / AVX-512 variants; the plain name
- * dispatches to the best path this CPU has (cpuid, once) or to the one forced by mxk_use_path().
- * No MPFR; depends only on the enums of mx/ids.h.
+ * reference path, a portable C path and AVX2 / AVX-512 paths; the functions below run the best
+ * path this CPU has (cpuid, probed once, thread-safely) or the one forced by mxk_use_path().
+ * That choice is libmxk's one piece of process-wide state (an atomic; every path gives the same
+ * bits).  No MPFR; depends only on the enums of mx/ids.h.  Functions return MX_OK, or MX_EINVAL
+ * for an unsupported argument.
  * SPDX-License-Identifier: MIT */
 #ifndef MXK_H
 #define MXK_H
@@ -14,34 +16,31 @@
 extern "C" {
 #endif
 
-#define MXK_BLOCK 32
-
 typedef enum { MXK_PATH_AUTO, MXK_PATH_REF, MXK_PATH_GENERIC, MXK_PATH_AVX2, MXK_PATH_AVX512,
                MXK_PATH_COUNT } mxk_path;
 
-/* Element packing of the code arrays (docs/vectors.md "Packing"). */
-typedef enum { MXK_UNPACKED, MXK_FP4_LO_FIRST, MXK_FP6_3BYTE } mxk_packing;
-
-/* 1 if this CPU (and build) can run path p. */
+/* 1 if this CPU and this build can run path p. */
 int mxk_path_supported (mxk_path p);
-/* Force a path (MXK_PATH_AUTO: the best supported); returns 0, or -1 if unsupported here. */
+/* Force a path for the whole process (MXK_PATH_AUTO: the best supported); MX_OK, or MX_EINVAL
+ * if unsupported here. */
 int mxk_use_path (mxk_path p);
 /* The path the plain functions run now, and its name. */
 mxk_path mxk_current_path (void);
 const char *mxk_path_name (mxk_path p);
 
-/* mxk_quantize -- n values (n a multiple of 32; in_fmt MX_FP32 or MX_BF16) to n/32 E8M0 scales
+/* Packings: MX_PACKING_UNPACKED, MX_PACKING_FP4_LO_FIRST and MX_PACKING_FP6_3BYTE (mx/ids.h).
+ *
+ * mxk_quantize -- n values (n a multiple of 32; in_fmt MX_FP32 or MX_BF16) to n/32 E8M0 scales
  * and n element codes of elem, under the OCP-default special-value policy (NaN/Inf block: scale
  * 0xFF, codes 0; zero block 0x00; signs of zero kept; INT8 -127..127; saturation).
- * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN.
- * Returns 0, or -1 for an unsupported argument. */
+ * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN. */
 int mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing);
+                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing);
 
 /* mxk_dequantize -- n codes under n/32 scales to out_fmt (MX_FP32 or MX_BF16), each X * P_i
  * rounded once (RNE); a NaN scale gives 0x7FC00000 (BF16 0x7FC0). */
 int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
-                    size_t n, mx_format_id elem, mxk_packing packing);
+                    size_t n, mx_format_id elem, mx_packing packing);
 
 /* mxk_dot -- libmxgold's block-fp32 dot of n elements (n/32 block pairs, unpacked codes) with
  * RNE: each block's exact dot times both scales rounded once to FP32, then added in FP32 RNE,
@@ -49,20 +48,6 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
 int mxk_dot (uint32_t *out, const uint8_t *scales_a, const uint8_t *codes_a, mx_format_id fa,
              const uint8_t *scales_b, const uint8_t *codes_b, mx_format_id fb, size_t n,
              uint32_t cin);
-
-/* The per-path entry points (same contracts). */
-#define MXK_DECLARE(sfx)                                                                        \
-  int mxk_quantize_##sfx (uint8_t *, uint8_t *, const void *, mx_format_id, size_t,             \
-                          mx_format_id, mx_scale_rule, mx_rounding, mxk_packing);               \
-  int mxk_dequantize_##sfx (void *, mx_format_id, const uint8_t *, const uint8_t *, size_t,     \
-                            mx_format_id, mxk_packing);                                         \
-  int mxk_dot_##sfx (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id,                \
-                     const uint8_t *, const uint8_t *, mx_format_id, size_t, uint32_t);
-MXK_DECLARE (ref)
-MXK_DECLARE (generic)
-MXK_DECLARE (avx2)
-MXK_DECLARE (avx512)
-#undef MXK_DECLARE
 
 #ifdef __cplusplus
 }

@@ -1,62 +1,65 @@
 /* common.c -- format table (from formats.def), the scalar element and block routines, packing.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <pthread.h>
 #include "internal.h"
 
-/* Built from the one format table; derived fields computed as libmxgold does. */
-static mxk_fmt fmts[6];
-static int fmts_ready;
-
-enum { SP_IEEE, SP_FN, SP_NONE, SP_INT, SP_POW2 };
+/* Built from the one format table: every element format of at most 8 bits, its derived fields
+ * by the same rules as libmxgold's (MX_FMT_* in mx/ids.h). */
+static mxk_fmt fmts[MX_FORMAT_COUNT];
+static int have[MX_FORMAT_COUNT];
+static pthread_once_t fmts_once = PTHREAD_ONCE_INIT;
 
 static void
-set_fmt (mxk_fmt *f, int bt, int mb, int bs, int eb, int sp)
+set_fmt (mx_format_id id, int bt, int eb, int mb, int bs, mx_special sp)
 {
-  int top = sp == SP_IEEE ? (1 << eb) - 2 : (1 << eb) - 1;
+  mxk_fmt *f = &fmts[id];
+  f->id = id;
   f->bits = bt, f->mbits = mb, f->bias = bs;
-  f->is_int = sp == SP_INT, f->is_ieee = sp == SP_IEEE, f->is_fn = sp == SP_FN;
-  f->emin = f->is_int ? 0 : 1 - bs;
-  f->emax = f->is_int ? 0 : top - bs;
-  f->maxmag = f->is_int ? 127u : f->is_fn ? (uint32_t) ((top << mb) | ((1 << mb) - 2))
-                                          : (uint32_t) ((top << mb) | ((1 << mb) - 1));
+  f->is_int = sp == MX_SPECIAL_INT, f->is_ieee = sp == MX_SPECIAL_IEEE, f->is_fn = sp == MX_SPECIAL_FN;
+  f->emin = MX_FMT_EMIN (bs, sp);
+  f->emax = MX_FMT_EMAX (eb, bs, sp);
+  f->maxmag = (uint32_t) MX_FMT_MAX_MAG (bt, eb, mb, sp);
   f->signbit = 1u << (bt - 1);
-  double mx = f->is_int ? 127.0 / 64
+  /* max finite: an integer times 2^-mbits (INT), else its significand times 2^(emax - mbits) */
+  double mx = f->is_int ? ldexp ((double) f->maxmag, -mb)
                         : ldexp ((double) ((f->maxmag & ((1u << mb) - 1)) | (1u << mb)), f->emax - mb);
   f->rcp_max = (float) (1.0 / mx); /* 1/max is no dyadic: no double-rounding tie (tested) */
+  have[id] = 1;
 }
 
 static void
 init_fmts (void)
 {
 #define MX_FORMAT(id, nm, al, role, bt, sg, eb, mb, bs, sp) \
-  if (MX_##id <= MX_INT8)                                  \
-    set_fmt (&fmts[MX_##id], bt, mb, bs, eb, SP_##sp);
+  if (MX_ROLE_##role == MX_ROLE_ELEM && (bt) <= 8)         \
+    set_fmt (MX_##id, bt, eb, mb, bs, MX_SPECIAL_##sp);
 #include "mx/formats.def"
 #undef MX_FORMAT
-  fmts_ready = 1;
 }
 
 const mxk_fmt *
 mxk__fmt (mx_format_id id)
 {
-  if (!fmts_ready)
-    init_fmts ();
-  return (unsigned) id <= MX_INT8 ? &fmts[id] : NULL;
+  pthread_once (&fmts_once, init_fmts);
+  return (unsigned) id < MX_FORMAT_COUNT && have[id] ? &fmts[id] : NULL;
 }
 
 int
 mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
-            mx_rounding rnd, mxk_packing packing)
+            mx_rounding rnd, mx_packing packing)
 {
-  if ((in_fmt != MX_FP32 && in_fmt != MX_BF16) || n % MXK_BLOCK || (unsigned) elem > MX_INT8)
-    return -1;
+  if ((in_fmt != MX_FP32 && in_fmt != MX_BF16) || n % MX_BLOCK || mxk__fmt (elem) == NULL)
+    return MX_EINVAL;
   if (rule != MX_SCALE_FLOOR && rule != MX_SCALE_RCEIL_FP32)
-    return -1;
+    return MX_EINVAL;
   if (rnd != MX_RNE && rnd != MX_RNA && rnd != MX_RTZ && rnd != MX_RUP && rnd != MX_RDN)
-    return -1;
+    return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
-  if ((packing == MXK_FP4_LO_FIRST && f->bits != 4) || (packing == MXK_FP6_3BYTE && f->bits != 6))
-    return -1;
+  if ((packing == MX_PACKING_FP4_LO_FIRST && f->bits != 4) || (packing == MX_PACKING_FP6_3BYTE && f->bits != 6)
+      || (packing != MX_PACKING_UNPACKED && packing != MX_PACKING_FP4_LO_FIRST
+          && packing != MX_PACKING_FP6_3BYTE))
+    return MX_EINVAL; /* fp4-j-j16 is a vector-file layout only */
   return 0;
 }
 
@@ -101,12 +104,12 @@ mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_
                   mx_rounding rnd)
 {
   uint32_t amax = 0;
-  for (int i = 0; i < MXK_BLOCK; i++)
+  for (int i = 0; i < MX_BLOCK; i++)
     if ((b[i] & 0x7FFFFFFFu) > amax)
       amax = b[i] & 0x7FFFFFFFu;
   if (amax >= 0x7F800000u)
     {
-      memset (codes, 0, MXK_BLOCK);        /* NaN or Inf: NaN scale, codes out of scope (0) */
+      memset (codes, 0, MX_BLOCK);        /* NaN or Inf: NaN scale, codes out of scope (0) */
       return 0xFF;
     }
   int x = amax == 0 ? -127 : mxk__scale_exp (amax, f, rule);
@@ -114,10 +117,10 @@ mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_
     x = -127;
   if (x > 127)
     {
-      memset (codes, 0, MXK_BLOCK);        /* scale overflow (INT8 rceil near FLT_MAX): NaN */
+      memset (codes, 0, MX_BLOCK);        /* scale overflow (INT8 rceil near FLT_MAX): NaN */
       return 0xFF;
     }
-  for (int i = 0; i < MXK_BLOCK; i++)
+  for (int i = 0; i < MX_BLOCK; i++)
     codes[i] = mxk__quant_elem (b[i], x, f, rnd);
   return (uint8_t) (x + 127);
 }
@@ -126,7 +129,7 @@ float
 mxk__decode (uint8_t code, const mxk_fmt *f)
 {
   if (f->is_int)
-    return (float) (int8_t) code * 0x1p-6f;
+    return (float) (int8_t) code * mxk__pow2f (-f->mbits);
   uint32_t mag = code & (f->signbit - 1), s = (code & f->signbit) ? 0x80000000u : 0;
   uint32_t e = mag >> f->mbits, m = mag & ((1u << f->mbits) - 1);
   if ((f->is_fn && mag == f->signbit - 1) || (f->is_ieee && e == (f->signbit - 1) >> f->mbits && m))
@@ -161,12 +164,12 @@ mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk
   if (sa == 0xFF || sb == 0xFF)
     return mxk__u2f (0x7FC00000u);
   int k = (int) sa + (int) sb - 254;
-  if (mxk__wide_pair ((mx_format_id) (fa - mxk__fmt (MX_E4M3)), (mx_format_id) (fb - mxk__fmt (MX_E4M3))))
+  if (mxk__wide_pair (fa->id, fb->id))
     {
       /* exact in 128-bit integers (lsb 2^-32); specials through the double path below */
       __int128 s = 0;
       int special = 0, all_neg = 1;
-      for (int i = 0; i < MXK_BLOCK; i++)
+      for (int i = 0; i < MX_BLOCK; i++)
         {
           float x = mxk__decode (a[i], fa), y = mxk__decode (b[i], fb);
           if (!isfinite (x) || !isfinite (y))
@@ -184,47 +187,47 @@ mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk
         }
     }
   double s = -0.0;                                   /* -0: a sum of -0 terms stays -0 */
-  for (int i = 0; i < MXK_BLOCK; i++)
+  for (int i = 0; i < MX_BLOCK; i++)
     s += (double) (mxk__decode (a[i], fa) * mxk__decode (b[i], fb)); /* exact product */
   return (float) ldexp (s, k);
 }
 
 size_t
-mxk__packed_block_bytes (mxk_packing p)
+mxk__packed_block_bytes (mx_packing p)
 {
-  return p == MXK_FP4_LO_FIRST ? MXK_BLOCK / 2 : p == MXK_FP6_3BYTE ? MXK_BLOCK / 4 * 3 : MXK_BLOCK;
+  return p == MX_PACKING_FP4_LO_FIRST ? MX_BLOCK / 2 : p == MX_PACKING_FP6_3BYTE ? MX_BLOCK / 4 * 3 : MX_BLOCK;
 }
 
 void
-mxk__pack_block (uint8_t *d, const uint8_t *c, mxk_packing p)
+mxk__pack_block (uint8_t *d, const uint8_t *c, mx_packing p)
 {
-  if (p == MXK_FP4_LO_FIRST)
-    for (int i = 0; i < MXK_BLOCK / 2; i++)
+  if (p == MX_PACKING_FP4_LO_FIRST)
+    for (int i = 0; i < MX_BLOCK / 2; i++)
       d[i] = (uint8_t) ((c[2 * i] & 0xF) | (c[2 * i + 1] & 0xF) << 4);
-  else if (p == MXK_FP6_3BYTE)
-    for (int i = 0; i < MXK_BLOCK / 4; i++)
+  else if (p == MX_PACKING_FP6_3BYTE)
+    for (int i = 0; i < MX_BLOCK / 4; i++)
       {
         uint32_t w = (uint32_t) (c[4 * i] & 63) | (uint32_t) (c[4 * i + 1] & 63) << 6
                      | (uint32_t) (c[4 * i + 2] & 63) << 12 | (uint32_t) (c[4 * i + 3] & 63) << 18;
         d[3 * i] = (uint8_t) w, d[3 * i + 1] = (uint8_t) (w >> 8), d[3 * i + 2] = (uint8_t) (w >> 16);
       }
   else
-    memcpy (d, c, MXK_BLOCK);
+    memcpy (d, c, MX_BLOCK);
 }
 
 void
-mxk__unpack_block (uint8_t *c, const uint8_t *s, mxk_packing p)
+mxk__unpack_block (uint8_t *c, const uint8_t *s, mx_packing p)
 {
-  if (p == MXK_FP4_LO_FIRST)
-    for (int i = 0; i < MXK_BLOCK / 2; i++)
+  if (p == MX_PACKING_FP4_LO_FIRST)
+    for (int i = 0; i < MX_BLOCK / 2; i++)
       c[2 * i] = s[i] & 0xF, c[2 * i + 1] = s[i] >> 4;
-  else if (p == MXK_FP6_3BYTE)
-    for (int i = 0; i < MXK_BLOCK / 4; i++)
+  else if (p == MX_PACKING_FP6_3BYTE)
+    for (int i = 0; i < MX_BLOCK / 4; i++)
       {
         uint32_t w = (uint32_t) s[3 * i] | (uint32_t) s[3 * i + 1] << 8 | (uint32_t) s[3 * i + 2] << 16;
         for (int j = 0; j < 4; j++)
           c[4 * i + j] = (uint8_t) ((w >> (6 * j)) & 63);
       }
   else
-    memcpy (c, s, MXK_BLOCK);
+    memcpy (c, s, MX_BLOCK);
 }

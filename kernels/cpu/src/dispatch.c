@@ -1,8 +1,25 @@
-/* dispatch.c -- choose a path once (cpuid), or the one forced by mxk_use_path().
+/* dispatch.c -- the path the mxk_* functions run: probed once by cpuid (pthread_once), or
+ * forced by mxk_use_path (an atomic store: safe while other threads run kernels, since every
+ * path gives the same bits).
  * SPDX-License-Identifier: MIT */
+#include <pthread.h>
+#include <stdatomic.h>
 #include "internal.h"
+#if defined(__x86_64__) && defined(MXK_HAVE_X86)
+#include <cpuid.h>
 
-static mxk_path current = MXK_PATH_AUTO;
+/* F16C: CPUID leaf 1, ECX bit 29 (not every compiler's __builtin_cpu_supports knows it) */
+static int
+has_f16c (void)
+{
+  unsigned a, b, c, d;
+  return __get_cpuid (1, &a, &b, &c, &d) && (c >> 29) & 1;
+}
+#endif
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static mxk_path best_path = MXK_PATH_GENERIC;
+static _Atomic int forced = MXK_PATH_AUTO;
 
 int
 mxk_path_supported (mxk_path p)
@@ -11,7 +28,7 @@ mxk_path_supported (mxk_path p)
     {
     case MXK_PATH_AUTO: case MXK_PATH_REF: case MXK_PATH_GENERIC: return 1;
 #if defined(__x86_64__) && defined(MXK_HAVE_X86)
-    case MXK_PATH_AVX2: return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("f16c");
+    case MXK_PATH_AVX2: return __builtin_cpu_supports ("avx2") && has_f16c ();
     case MXK_PATH_AVX512:
       return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
              && __builtin_cpu_supports ("avx512vl");
@@ -20,28 +37,30 @@ mxk_path_supported (mxk_path p)
     }
 }
 
-static mxk_path
-best (void)
+static void
+probe (void)
 {
-  return mxk_path_supported (MXK_PATH_AVX512) ? MXK_PATH_AVX512
-         : mxk_path_supported (MXK_PATH_AVX2) ? MXK_PATH_AVX2 : MXK_PATH_GENERIC;
+  best_path = mxk_path_supported (MXK_PATH_AVX512) ? MXK_PATH_AVX512
+              : mxk_path_supported (MXK_PATH_AVX2) ? MXK_PATH_AVX2 : MXK_PATH_GENERIC;
 }
 
 int
 mxk_use_path (mxk_path p)
 {
   if ((unsigned) p >= MXK_PATH_COUNT || !mxk_path_supported (p))
-    return -1;
-  current = p == MXK_PATH_AUTO ? best () : p;
-  return 0;
+    return MX_EINVAL;
+  atomic_store (&forced, (int) p);
+  return MX_OK;
 }
 
 mxk_path
 mxk_current_path (void)
 {
-  if (current == MXK_PATH_AUTO)
-    current = best ();
-  return current;
+  mxk_path p = (mxk_path) atomic_load (&forced);
+  if (p != MXK_PATH_AUTO)
+    return p;
+  pthread_once (&probe_once, probe);
+  return best_path;
 }
 
 const char *
@@ -51,32 +70,37 @@ mxk_path_name (mxk_path p)
   return (unsigned) p < MXK_PATH_COUNT ? names[p] : "?";
 }
 
-#define DISPATCH(op, ...)                                                                       \
-  switch (mxk_current_path ())                                                                 \
-    {                                                                                          \
-    case MXK_PATH_REF: return op##_ref (__VA_ARGS__);                                          \
-    case MXK_PATH_AVX2: return op##_avx2 (__VA_ARGS__);                                        \
-    case MXK_PATH_AVX512: return op##_avx512 (__VA_ARGS__);                                    \
-    default: return op##_generic (__VA_ARGS__);                                                \
+static const mxk__ops *
+ops (void)
+{
+  switch (mxk_current_path ())
+    {
+    case MXK_PATH_REF: return &mxk__ops_ref;
+#if defined(__x86_64__) && defined(MXK_HAVE_X86)
+    case MXK_PATH_AVX2: return &mxk__ops_avx2;
+    case MXK_PATH_AVX512: return &mxk__ops_avx512;
+#endif
+    default: return &mxk__ops_generic;
     }
+}
 
 int
 mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-              mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+              mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
-  DISPATCH (mxk_quantize, scales, codes, in, in_fmt, n, elem, rule, rnd, packing)
+  return ops ()->quantize (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
 }
 
 int
 mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
-                size_t n, mx_format_id elem, mxk_packing packing)
+                size_t n, mx_format_id elem, mx_packing packing)
 {
-  DISPATCH (mxk_dequantize, out, out_fmt, scales, codes, n, elem, packing)
+  return ops ()->dequantize (out, out_fmt, scales, codes, n, elem, packing);
 }
 
 int
 mxk_dot (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa, const uint8_t *sb,
          const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  DISPATCH (mxk_dot, out, sa, a, fa, sb, b, fb, n, cin)
+  return ops ()->dot (out, sa, a, fa, sb, b, fb, n, cin);
 }

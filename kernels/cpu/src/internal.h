@@ -6,14 +6,29 @@
 #include <string.h>
 #include "mxk.h"
 
+/* The operations of one path, behind the dispatching functions of mxk.h (same contracts). */
 typedef struct
 {
+  int (*quantize) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
+                   mx_scale_rule, mx_rounding, mx_packing);
+  int (*dequantize) (void *, mx_format_id, const uint8_t *, const uint8_t *, size_t,
+                     mx_format_id, mx_packing);
+  int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
+              const uint8_t *, mx_format_id, size_t, uint32_t);
+} mxk__ops;
+/* The paths this build has: ref and generic always, AVX2 and AVX-512 on x86-64 (MXK_HAVE_X86). */
+extern const mxk__ops mxk__ops_ref, mxk__ops_generic, mxk__ops_avx2, mxk__ops_avx512;
+
+/* An element format's parameters, derived from its formats.def row by the MX_FMT_* rules. */
+typedef struct
+{
+  mx_format_id id;
   int bits, mbits, bias, emin, emax, is_int, is_ieee, is_fn;
   uint32_t maxmag, signbit;
   float rcp_max;                      /* fl32(1/max finite), for rceil-fp32 */
 } mxk_fmt;
 
-/* Parameters of an OCP element format, or NULL. */
+/* Parameters of an element format of at most 8 bits (the kernels' formats), or NULL. */
 const mxk_fmt *mxk__fmt (mx_format_id id);
 
 static inline uint32_t
@@ -111,24 +126,24 @@ static inline void
 mxk__load_block (uint32_t *b, const void *in, mx_format_id in_fmt, size_t blk)
 {
   if (in_fmt == MX_BF16)
-    for (int i = 0; i < MXK_BLOCK; i++)
-      b[i] = (uint32_t) ((const uint16_t *) in)[blk * MXK_BLOCK + (size_t) i] << 16;
+    for (int i = 0; i < MX_BLOCK; i++)
+      b[i] = (uint32_t) ((const uint16_t *) in)[blk * MX_BLOCK + (size_t) i] << 16;
   else
-    memcpy (b, (const uint32_t *) in + blk * MXK_BLOCK, sizeof (uint32_t) * MXK_BLOCK);
+    memcpy (b, (const uint32_t *) in + blk * MX_BLOCK, sizeof (uint32_t) * MX_BLOCK);
 }
 
 /* Pack/unpack one block's codes; the packed size of a block. */
-size_t mxk__packed_block_bytes (mxk_packing p);
-void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mxk_packing p);
-void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mxk_packing p);
+size_t mxk__packed_block_bytes (mx_packing p);
+void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mx_packing p);
+void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mx_packing p);
 int mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
-                mx_rounding rnd, mxk_packing packing);
+                mx_rounding rnd, mx_packing packing);
 /* The arguments of a dequantize call: 0 or -1. */
 static inline int
-mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mxk_packing packing)
+mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mx_packing packing)
 {
   return (out_fmt != MX_FP32 && out_fmt != MX_BF16)
-         || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing) ? -1 : 0;
+         || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing) ? MX_EINVAL : MX_OK;
 }
 
 static inline uint32_t

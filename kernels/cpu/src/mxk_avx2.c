@@ -111,13 +111,13 @@ load_block (__m256i *b, const void *in, mx_format_id in_fmt, size_t blk)
 {
   if (in_fmt == MX_BF16)
     {
-      _mm_prefetch ((const char *) ((const uint16_t *) in + blk * MXK_BLOCK + MXK_PREFETCH), _MM_HINT_T0);
+      _mm_prefetch ((const char *) ((const uint16_t *) in + blk * MX_BLOCK + MXK_PREFETCH), _MM_HINT_T0);
       for (int h = 0; h < 4; h++)
-        b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
+        b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MX_BLOCK + 8 * (size_t) h))), 16);
     }
   else
     {
-      const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
+      const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
       _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
       _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
       for (int h = 0; h < 4; h++)
@@ -168,7 +168,7 @@ pack32s (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
  * dependency chain) are computed before the current block's lanes, which reload their inputs. */
 static void
 quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mxk_packing packing)
+              const mxk_fmt *f, mx_scale_rule rule, mx_packing packing)
 {
   const magk k = magic_consts (f, rule);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -179,17 +179,17 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
     {
       __m256i xs_next = _mm256_setzero_si256 ();
       uint32_t amax_next = blk + 1 < nb ? block_xs (&xs_next, in, in_fmt, blk + 1, &k) : 0;
-      uint8_t c[MXK_BLOCK];
-      uint8_t *dst = packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c;
+      uint8_t c[MX_BLOCK];
+      uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
       __m256i b[4];
       load_block (b, in, in_fmt, blk);
       if (!mxk__fast_amax (amax))
         {
-          uint32_t bb[MXK_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
+          uint32_t bb[MX_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
           scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
-          if (packing != MXK_UNPACKED)
+          if (packing != MX_PACKING_UNPACKED)
             mxk__pack_block (codes + blk * pb, c, packing);
         }
       else
@@ -199,7 +199,7 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
           __m256i c0 = lanes_magic (b[0], xl, &k), c1 = lanes_magic (b[1], xl, &k);
           __m256i c2 = lanes_magic (b[2], xl, &k), c3 = lanes_magic (b[3], xl, &k);
           __m256i q = k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3);
-          if (packing != MXK_UNPACKED)
+          if (packing != MX_PACKING_UNPACKED)
             mxk__pack_v (codes + blk * pb, _mm256_castsi256_si128 (q), _mm256_extracti128_si256 (q, 1), packing);
           else
             _mm256_storeu_si256 ((void *) dst, q);
@@ -209,28 +209,28 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
     }
 }
 
-int
-mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+static int
+quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
-    return -1;
+    return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   if (rnd == MX_RNE)
     {
-      quantize_magic (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, packing);
+      quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, f, rule, packing);
       return 0;
     }
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
       __m256i b[4];
       if (in_fmt == MX_BF16)
         for (int h = 0; h < 4; h++)
-          b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MXK_BLOCK + 8 * (size_t) h))), 16);
+          b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MX_BLOCK + 8 * (size_t) h))), 16);
       else
         for (int h = 0; h < 4; h++)
-          b[h] = _mm256_loadu_si256 ((const void *) ((const uint32_t *) in + blk * MXK_BLOCK + 8 * (size_t) h));
+          b[h] = _mm256_loadu_si256 ((const void *) ((const uint32_t *) in + blk * MX_BLOCK + 8 * (size_t) h));
       __m256i mx = _mm256_setzero_si256 (), sub = _mm256_setzero_si256 ();
       for (int h = 0; h < 4; h++)
         {
@@ -242,12 +242,12 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
       m4 = _mm_max_epu32 (m4, _mm_shuffle_epi32 (m4, 0x4E));
       m4 = _mm_max_epu32 (m4, _mm_shuffle_epi32 (m4, 0xB1));
       uint32_t amax = (uint32_t) _mm_cvtsi128_si32 (m4);
-      uint8_t c[MXK_BLOCK];
-      uint8_t *dst = packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c;
+      uint8_t c[MX_BLOCK];
+      uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
       int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
       if (!_mm256_testz_si256 (sub, sub) || amax >= 0x7F800000u || amax == 0 || x > 127)
         {
-          uint32_t bb[MXK_BLOCK];
+          uint32_t bb[MX_BLOCK];
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
           scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
@@ -259,7 +259,7 @@ mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
                                                      lanes (b[2], x, f, rnd), lanes (b[3], x, f, rnd)));
           scales[blk] = (uint8_t) (x + 127);
         }
-      if (packing != MXK_UNPACKED)
+      if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c, packing);
     }
   return 0;
@@ -323,20 +323,20 @@ dq_mults (__m256 *c1, __m256 *c2, int X, const dqk *k)
   *c2 = _mm256_set1_ps (mxk__pow2f (X2));
 }
 
-int
-mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
-                     size_t n, mx_format_id elem, mxk_packing packing)
+static int
+dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
+                     size_t n, mx_format_id elem, mx_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
-    return -1;
+    return MX_EINVAL;
   const dqk k = dq_consts (f);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      uint8_t cb[MXK_BLOCK];
+      uint8_t cb[MX_BLOCK];
       const uint8_t *c = codes + blk * pb;
-      if (packing != MXK_UNPACKED)
+      if (packing != MX_PACKING_UNPACKED)
         {
           __m128i c0, c1;
           mxk__unpack_v (&c0, &c1, c, packing);
@@ -356,7 +356,7 @@ mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, con
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 4; h++)
-          _mm256_storeu_ps ((float *) out + blk * MXK_BLOCK + 8 * (size_t) h, r[h]);
+          _mm256_storeu_ps ((float *) out + blk * MX_BLOCK + 8 * (size_t) h, r[h]);
       else
         {
           __m256i w[4];
@@ -370,29 +370,29 @@ mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, con
             }
           __m256i p0 = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (w[0], w[1]), 0xD8);
           __m256i p1 = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (w[2], w[3]), 0xD8);
-          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MXK_BLOCK), p0);
-          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MXK_BLOCK + 16), p1);
+          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK), p0);
+          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK + 16), p1);
         }
     }
   return 0;
 }
 
-int
-mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
+static int
+dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
               const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
   const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MXK_BLOCK)
-    return -1;
+  if (!pa || !pb || n % MX_BLOCK)
+    return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
   const dqk ka = dq_consts (pa), kb = dq_consts (pb);
   __m256 a1, a2, b1, b2; /* exact element values: the multipliers of scale exponent 0 */
   dq_mults (&a1, &a2, 0, &ka);
   dq_mults (&b1, &b2, 0, &kb);
   float acc = mxk__u2f (cin);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      const uint8_t *ab = a + blk * MXK_BLOCK, *bb = b + blk * MXK_BLOCK;
+      const uint8_t *ab = a + blk * MX_BLOCK, *bb = b + blk * MX_BLOCK;
       float d;
       if (wide || sa[blk] == 0xFF || sb[blk] == 0xFF)
         d = mxk__block_dot (ab, pa, bb, pb, sa[blk], sb[blk]);
@@ -417,23 +417,5 @@ mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id f
   return 0;
 }
 
-#else /* no AVX2 in this build: the generic path */
-int
-mxk_quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
-{
-  return mxk_quantize_generic (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
-}
-int
-mxk_dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
-                     size_t n, mx_format_id elem, mxk_packing packing)
-{
-  return mxk_dequantize_generic (out, out_fmt, scales, codes, n, elem, packing);
-}
-int
-mxk_dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
-              const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
-{
-  return mxk_dot_generic (out, sa, a, fa, sb, b, fb, n, cin);
-}
+const mxk__ops mxk__ops_avx2 = { quantize_avx2, dequantize_avx2, dot_avx2 };
 #endif

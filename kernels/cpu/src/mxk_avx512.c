@@ -163,14 +163,14 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
 {
   if (in_fmt == MX_BF16)
     {
-      const uint16_t *p = (const uint16_t *) in + blk * MXK_BLOCK;
+      const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
       _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
       *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
       *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
     }
   else
     {
-      const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
+      const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
       _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
       _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
       *b0 = _mm512_loadu_si512 ((const void *) p);
@@ -188,7 +188,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
   if (!mxk__fast_amax (amax))
     {
-      uint32_t bb[MXK_BLOCK];
+      uint32_t bb[MX_BLOCK];
       _mm512_storeu_si512 ((void *) bb, b0);
       _mm512_storeu_si512 ((void *) (bb + 16), b1);
       scales[blk] = mxk__quant_block (dst, bb, f, rule, k->rz ? MX_RTZ : MX_RNE);
@@ -239,13 +239,13 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
  * chain) is computed while the current group's lanes, which reload their inputs, are. */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
   const magk k = magic_consts (f, rule, rnd);
   size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
   const __m512i bias8 = _mm512_set1_epi32 (127 << 23), six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  uint8_t c[4][MXK_BLOCK];
+  uint8_t c[4][MX_BLOCK];
   __m512i xs = _mm512_setzero_si512 ();
   int bad = ng ? group_xs (&xs, in, in_fmt, 0, &k, rule) : 0;
   for (size_t g = 0; g < ng; g++)
@@ -257,7 +257,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
         for (int j = 0; j < 4; j++)
           {
             size_t bj = blk + (size_t) j;
-            magic_block (scales, packing == MXK_UNPACKED ? codes + bj * MXK_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
+            magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
           }
       else
         {
@@ -267,7 +267,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
           __m512i xl = _mm512_sub_epi32 (xs, six);
           for (int j = 0; j < 4; j++)
             {
-              uint8_t *dst = codes + (blk + (size_t) j) * MXK_BLOCK;
+              uint8_t *dst = codes + (blk + (size_t) j) * MX_BLOCK;
               __m512i xj, b0, b1;
               switch (j)
                 {
@@ -278,7 +278,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                 }
               load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
               __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
-              if (packing != MXK_UNPACKED)
+              if (packing != MX_PACKING_UNPACKED)
                 mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
               else
                 {
@@ -287,15 +287,15 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                 }
             }
         }
-      if (bad && packing != MXK_UNPACKED)
+      if (bad && packing != MX_PACKING_UNPACKED)
         for (int j = 0; j < 4; j++)
           mxk__pack_block (codes + (blk + (size_t) j) * pb, c[j], packing);
       xs = xs_next, bad = bad_next;
     }
   for (size_t blk = 4 * ng; blk < nb; blk++)
     {
-      magic_block (scales, packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
-      if (packing != MXK_UNPACKED)
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
+      if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c[0], packing);
     }
 }
@@ -303,7 +303,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 /* one copy per rounding, so the rounding add is fixed at compile time */
 static void
 quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
   if (rnd == MX_RTZ)
     quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing);
@@ -311,34 +311,34 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
     quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing);
 }
 
-int
-mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+static int
+quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                     mxk_packing packing)
+                     mx_packing packing)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
-    return -1;
+    return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   if (rnd == MX_RNE || rnd == MX_RTZ)
     {
-      quantize_magic (scales, codes, in, in_fmt, n / MXK_BLOCK, f, rule, rnd, packing);
+      quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, f, rule, rnd, packing);
       return 0;
     }
   const vfmt v = vf (f);
   const __m512i absm = _mm512_set1_epi32 (0x7FFFFFFF), minnorm = _mm512_set1_epi32 (0x800000);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
       __m512i b0, b1;
       if (in_fmt == MX_BF16)
         {
-          const uint16_t *p = (const uint16_t *) in + blk * MXK_BLOCK;
+          const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
           b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
           b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
         }
       else
         {
-          const uint32_t *p = (const uint32_t *) in + blk * MXK_BLOCK;
+          const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
           b0 = _mm512_loadu_si512 ((const void *) p);
           b1 = _mm512_loadu_si512 ((const void *) (p + 16));
         }
@@ -346,12 +346,12 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
       uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (a0, a1));
       __mmask16 s0 = _mm512_cmplt_epu32_mask (a0, minnorm) & _mm512_test_epi32_mask (a0, a0);
       __mmask16 s1 = _mm512_cmplt_epu32_mask (a1, minnorm) & _mm512_test_epi32_mask (a1, a1);
-      uint8_t c[MXK_BLOCK];
-      uint8_t *dst = packing == MXK_UNPACKED ? codes + blk * MXK_BLOCK : c;
+      uint8_t c[MX_BLOCK];
+      uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
       int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
       if ((s0 | s1) || amax >= 0x7F800000u || amax == 0 || x > 127)
         {
-          uint32_t bb[MXK_BLOCK];
+          uint32_t bb[MX_BLOCK];
           _mm512_storeu_si512 ((void *) bb, b0);
           _mm512_storeu_si512 ((void *) (bb + 16), b1);
           scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
@@ -364,7 +364,7 @@ mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
           _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (c1));
           scales[blk] = (uint8_t) (x + 127);
         }
-      if (packing != MXK_UNPACKED)
+      if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c, packing);
     }
   return 0;
@@ -452,20 +452,20 @@ dq16 (__m128i c8, __m512 sc, const dqk *k)
     }
 }
 
-int
-mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                       const uint8_t *codes, size_t n, mx_format_id elem, mxk_packing packing)
+static int
+dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
+                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
-    return -1;
+    return MX_EINVAL;
   const dqk k = dq_consts (f);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
       const uint8_t *c = codes + blk * pb;
       __m128i c8[2];
-      if (packing != MXK_UNPACKED)
+      if (packing != MX_PACKING_UNPACKED)
         mxk__unpack_v (&c8[0], &c8[1], c, packing);
       else
         c8[0] = _mm_loadu_si128 ((const void *) c), c8[1] = _mm_loadu_si128 ((const void *) (c + 16));
@@ -480,7 +480,7 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 2; h++)
-          _mm512_storeu_ps ((float *) out + blk * MXK_BLOCK + 16 * (size_t) h, r[h]);
+          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK + 16 * (size_t) h, r[h]);
       else
         for (int h = 0; h < 2; h++)
           {
@@ -489,26 +489,26 @@ mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
             __m512i rn = _mm512_srli_epi32 (_mm512_add_epi32 (_mm512_add_epi32 (u, _mm512_set1_epi32 (0x7FFF)), lsb), 16);
             __mmask16 knan = _mm512_cmp_ps_mask (r[h], r[h], _CMP_UNORD_Q);
             rn = _mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40));
-            _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MXK_BLOCK + 16 * (size_t) h), _mm512_cvtepi32_epi16 (rn));
+            _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK + 16 * (size_t) h), _mm512_cvtepi32_epi16 (rn));
           }
     }
   return 0;
 }
 
-int
-mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
+static int
+dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                 const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
   const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MXK_BLOCK)
-    return -1;
+  if (!pa || !pb || n % MX_BLOCK)
+    return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
   const dqk ka = dq_consts (pa), kb = dq_consts (pb);
   const __m512 sca = dq_scale (0, &ka), scb = dq_scale (0, &kb); /* exact element values */
   float acc = mxk__u2f (cin);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      const uint8_t *ab = a + blk * MXK_BLOCK, *bb = b + blk * MXK_BLOCK;
+      const uint8_t *ab = a + blk * MX_BLOCK, *bb = b + blk * MX_BLOCK;
       float d;
       if (wide || sa[blk] == 0xFF || sb[blk] == 0xFF)
         d = mxk__block_dot (ab, pa, bb, pb, sa[blk], sb[blk]);
@@ -533,24 +533,5 @@ mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id
   return 0;
 }
 
-#else /* no AVX-512 in this build: the generic path */
-int
-mxk_quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
-                     size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                     mxk_packing packing)
-{
-  return mxk_quantize_generic (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
-}
-int
-mxk_dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                       const uint8_t *codes, size_t n, mx_format_id elem, mxk_packing packing)
-{
-  return mxk_dequantize_generic (out, out_fmt, scales, codes, n, elem, packing);
-}
-int
-mxk_dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
-                const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
-{
-  return mxk_dot_generic (out, sa, a, fa, sb, b, fb, n, cin);
-}
+const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512 };
 #endif

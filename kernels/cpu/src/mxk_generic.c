@@ -27,21 +27,21 @@ lane (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
   return (uint8_t) (f->is_int ? (s ? 0u - mag : mag) : (mag | (s ? f->signbit : 0)));
 }
 
-int
-mxk_quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+static int
+quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                       size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                      mxk_packing packing)
+                      mx_packing packing)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
-    return -1;
+    return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      uint32_t b[MXK_BLOCK], amax = 0, sub = 0;
-      uint8_t c[MXK_BLOCK];
+      uint32_t b[MX_BLOCK], amax = 0, sub = 0;
+      uint8_t c[MX_BLOCK];
       mxk__load_block (b, in, in_fmt, blk);
-      for (int i = 0; i < MXK_BLOCK; i++)
+      for (int i = 0; i < MX_BLOCK; i++)
         {
           uint32_t a = b[i] & 0x7FFFFFFFu;
           amax = a > amax ? a : amax;
@@ -53,7 +53,7 @@ mxk_quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format
       else
         {
           x = x < -127 ? -127 : x;
-          for (int i = 0; i < MXK_BLOCK; i++)
+          for (int i = 0; i < MX_BLOCK; i++)
             c[i] = lane (b[i], x, f, rnd);
           scales[blk] = (uint8_t) (x + 127);
         }
@@ -62,43 +62,45 @@ mxk_quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format
   return 0;
 }
 
-int
-mxk_dequantize_generic (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                        const uint8_t *codes, size_t n, mx_format_id elem, mxk_packing packing)
+static int
+dequantize_generic (void *out, mx_format_id out_fmt, const uint8_t *scales,
+                        const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
-    return -1;
+    return MX_EINVAL;
   float lut[256];
   for (int c = 0; c < (1 << f->bits); c++)
     lut[c] = mxk__decode ((uint8_t) c, f);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      uint8_t c[MXK_BLOCK];
-      uint32_t v[MXK_BLOCK];
+      uint8_t c[MX_BLOCK];
+      uint32_t v[MX_BLOCK];
       mxk__unpack_block (c, codes + blk * pb, packing);
       if (scales[blk] == 0xFF)
-        for (int i = 0; i < MXK_BLOCK; i++)
+        for (int i = 0; i < MX_BLOCK; i++)
           v[i] = 0x7FC00000u;
       else
         {
           float s = mxk__pow2f ((int) scales[blk] - 127);
-          for (int i = 0; i < MXK_BLOCK; i++)
+          for (int i = 0; i < MX_BLOCK; i++)
             v[i] = mxk__f2u (lut[c[i]] * s);
         }
       if (out_fmt == MX_BF16)
-        for (int i = 0; i < MXK_BLOCK; i++)
-          ((uint16_t *) out)[blk * MXK_BLOCK + (size_t) i] = (uint16_t) mxk__bf16_of (v[i]);
+        for (int i = 0; i < MX_BLOCK; i++)
+          ((uint16_t *) out)[blk * MX_BLOCK + (size_t) i] = (uint16_t) mxk__bf16_of (v[i]);
       else
-        memcpy ((uint32_t *) out + blk * MXK_BLOCK, v, sizeof v);
+        memcpy ((uint32_t *) out + blk * MX_BLOCK, v, sizeof v);
     }
   return 0;
 }
 
-int
-mxk_dot_generic (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
+static int
+dot_generic (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                  const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  return mxk_dot_ref (out, sa, a, fa, sb, b, fb, n, cin);
+  return mxk__ops_ref.dot (out, sa, a, fa, sb, b, fb, n, cin);
 }
+
+const mxk__ops mxk__ops_generic = { quantize_generic, dequantize_generic, dot_generic };

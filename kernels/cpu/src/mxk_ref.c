@@ -3,18 +3,18 @@
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 
-int
-mxk_quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mxk_packing packing)
+static int
+quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
-    return -1;
+    return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      uint32_t b[MXK_BLOCK];
-      uint8_t c[MXK_BLOCK];
+      uint32_t b[MX_BLOCK];
+      uint8_t c[MX_BLOCK];
       mxk__load_block (b, in, in_fmt, blk);
       scales[blk] = mxk__quant_block (c, b, f, rule, rnd);
       mxk__pack_block (codes + blk * pb, c, packing);
@@ -22,23 +22,23 @@ mxk_quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
   return 0;
 }
 
-int
-mxk_dequantize_ref (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
-                    size_t n, mx_format_id elem, mxk_packing packing)
+static int
+dequantize_ref (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
+                    size_t n, mx_format_id elem, mx_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
-    return -1;
+    return MX_EINVAL;
   size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
-      uint8_t c[MXK_BLOCK];
+      uint8_t c[MX_BLOCK];
       mxk__unpack_block (c, codes + blk * pb, packing);
       float s = scales[blk] == 0xFF ? 0.0f : mxk__pow2f ((int) scales[blk] - 127);
-      for (int i = 0; i < MXK_BLOCK; i++)
+      for (int i = 0; i < MX_BLOCK; i++)
         {
           uint32_t v = scales[blk] == 0xFF ? 0x7FC00000u : mxk__f2u (mxk__decode (c[i], f) * s);
-          size_t j = blk * MXK_BLOCK + (size_t) i;
+          size_t j = blk * MX_BLOCK + (size_t) i;
           if (out_fmt == MX_BF16)
             ((uint16_t *) out)[j] = (uint16_t) mxk__bf16_of (v);
           else
@@ -48,17 +48,19 @@ mxk_dequantize_ref (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
   return 0;
 }
 
-int
-mxk_dot_ref (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
+static int
+dot_ref (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
              const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
   const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MXK_BLOCK)
-    return -1;
+  if (!pa || !pb || n % MX_BLOCK)
+    return MX_EINVAL;
   float acc = mxk__u2f (cin);
-  for (size_t blk = 0; blk < n / MXK_BLOCK; blk++)
-    acc = acc + mxk__block_dot (a + blk * MXK_BLOCK, pa, b + blk * MXK_BLOCK, pb, sa[blk], sb[blk]);
+  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
+    acc = acc + mxk__block_dot (a + blk * MX_BLOCK, pa, b + blk * MX_BLOCK, pb, sa[blk], sb[blk]);
   uint32_t r = mxk__f2u (acc);
   *out = (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : r;
   return 0;
 }
+
+const mxk__ops mxk__ops_ref = { quantize_ref, dequantize_ref, dot_ref };

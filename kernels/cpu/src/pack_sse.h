@@ -12,9 +12,9 @@
  *                multiply-adds build each 24-bit group in a dword, one byte shuffle drops the
  *                dwords' top bytes). */
 static inline void
-mxk__pack_v (uint8_t *dst, __m128i c0, __m128i c1, mxk_packing p)
+mxk__pack_v (uint8_t *dst, __m128i c0, __m128i c1, mx_packing p)
 {
-  if (p == MXK_FP4_LO_FIRST)
+  if (p == MX_PACKING_FP4_LO_FIRST)
     {
       const __m128i k = _mm_set1_epi16 (0x1001); /* bytes 1, 16 */
       __m128i m0 = _mm_maddubs_epi16 (_mm_and_si128 (c0, _mm_set1_epi8 (0xF)), k);
@@ -32,9 +32,9 @@ mxk__pack_v (uint8_t *dst, __m128i c0, __m128i c1, mxk_packing p)
 
 /* The inverse: one packed block -> two vectors of 16 codes (reads only the block's bytes). */
 static inline void
-mxk__unpack_v (__m128i *c0, __m128i *c1, const uint8_t *src, mxk_packing p)
+mxk__unpack_v (__m128i *c0, __m128i *c1, const uint8_t *src, mx_packing p)
 {
-  if (p == MXK_FP4_LO_FIRST)
+  if (p == MX_PACKING_FP4_LO_FIRST)
     {
       __m128i b = _mm_loadu_si128 ((const void *) src), m = _mm_set1_epi8 (0xF);
       __m128i lo = _mm_and_si128 (b, m), hi = _mm_and_si128 (_mm_srli_epi16 (b, 4), m);

@@ -1,0 +1,181 @@
+/* acc.c -- mx__acc, the exact accumulator behind mx_dot and mx_gemm (see acc.h).
+ * SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include "acc.h"
+
+void
+mx__acc_init (mx__acc *a)
+{
+  mpz_init (a->sum);
+  mx__acc_reset (a);
+}
+
+void
+mx__acc_clear (mx__acc *a)
+{
+  mpz_clear (a->sum);
+}
+
+void
+mx__acc_reset (mx__acc *a)
+{
+  mpz_set_ui (a->sum, 0);
+  a->lsb = LONG_MAX;
+  a->nan = a->pinf = a->ninf = 0;
+  a->all_negzero = a->all_poszero = 1;
+  a->terms = 0;
+}
+
+/* sum += z * 2^e */
+static void
+add_z (mx__acc *a, const mpz_t z, long e)
+{
+  if (mpz_sgn (z) == 0)
+    return;
+  if (e < a->lsb)
+    {
+      if (a->lsb != LONG_MAX)
+        mpz_mul_2exp (a->sum, a->sum, (mp_bitcnt_t) (a->lsb - e));
+      a->lsb = e;
+    }
+  mpz_t t;
+  mpz_init (t);
+  mpz_mul_2exp (t, z, (mp_bitcnt_t) (e - a->lsb));
+  mpz_add (a->sum, a->sum, t);
+  mpz_clear (t);
+}
+
+static void
+note_inf (mx__acc *a, int neg)
+{
+  if (neg)
+    a->ninf = 1;
+  else
+    a->pinf = 1;
+  a->all_negzero = a->all_poszero = 0;
+}
+
+void
+mx__acc_add (mx__acc *a, mpfr_srcptr x)
+{
+  a->terms++;
+  if (mpfr_nan_p (x))
+    a->nan = 1;
+  else if (mpfr_inf_p (x))
+    note_inf (a, mpfr_signbit (x) != 0);
+  else if (mpfr_zero_p (x))
+    {
+      a->all_negzero &= mpfr_signbit (x) != 0;
+      a->all_poszero &= mpfr_signbit (x) == 0;
+    }
+  else
+    {
+      mpz_t z;
+      mpz_init (z);
+      long e = mpfr_get_z_2exp (z, x);
+      add_z (a, z, e);
+      mpz_clear (z);
+      a->all_negzero = a->all_poszero = 0;
+    }
+}
+
+void
+mx__acc_add_product (mx__acc *a, mpfr_srcptr x, mpfr_srcptr y, long e)
+{
+  a->terms++;
+  int neg = (mpfr_signbit (x) != 0) != (mpfr_signbit (y) != 0);
+  if (mpfr_nan_p (x) || mpfr_nan_p (y))
+    a->nan = 1;
+  else if (mpfr_inf_p (x) || mpfr_inf_p (y))
+    {
+      if (mpfr_zero_p (x) || mpfr_zero_p (y))
+        a->nan = 1; /* Inf * 0 */
+      else
+        note_inf (a, neg);
+    }
+  else if (mpfr_zero_p (x) || mpfr_zero_p (y))
+    {
+      a->all_negzero &= neg;
+      a->all_poszero &= !neg;
+    }
+  else
+    {
+      mpz_t zx, zy;
+      mpz_inits (zx, zy, NULL);
+      long ex = mpfr_get_z_2exp (zx, x), ey = mpfr_get_z_2exp (zy, y);
+      mpz_mul (zx, zx, zy);
+      add_z (a, zx, ex + ey + e);
+      mpz_clears (zx, zy, NULL);
+      a->all_negzero = a->all_poszero = 0;
+    }
+}
+
+void
+mx__acc_add_acc (mx__acc *a, const mx__acc *b)
+{
+  a->terms += b->terms;
+  a->nan |= b->nan;
+  a->pinf |= b->pinf;
+  a->ninf |= b->ninf;
+  a->all_negzero &= b->all_negzero;
+  a->all_poszero &= b->all_poszero;
+  if (b->lsb != LONG_MAX)
+    add_z (a, b->sum, b->lsb);
+}
+
+void
+mx__acc_scale (mx__acc *a, long e)
+{
+  if (a->lsb != LONG_MAX)
+    a->lsb += e;
+}
+
+long
+mx__acc_ilogb (const mx__acc *a)
+{
+  if (mpz_sgn (a->sum) == 0)
+    return LONG_MIN;
+  return a->lsb + (long) mpz_sizeinbase (a->sum, 2) - 1;
+}
+
+void
+mx__acc_value (mpfr_t rop, const mx__acc *a, mx_rounding rnd)
+{
+  if (a->nan || (a->pinf && a->ninf))
+    {
+      mpfr_set_nan (rop);
+      return;
+    }
+  if (a->pinf || a->ninf)
+    {
+      mpfr_set_inf (rop, a->ninf ? -1 : 1);
+      return;
+    }
+  if (mpz_sgn (a->sum) == 0)
+    {
+      /* IEEE 754 6.3: an exact zero sum is +0, or -0 under roundTowardNegative, and x + x keeps
+       * the sign of x (so a sum of -0 terms is -0). */
+      int neg = a->terms > 0 && a->all_negzero ? 1
+                : a->terms == 0 || a->all_poszero ? 0
+                                                  : rnd == MX_RDN;
+      mpfr_set_zero (rop, neg ? -1 : 1);
+      return;
+    }
+  size_t bits = mpz_sizeinbase (a->sum, 2);
+  mpfr_set_prec (rop, (mpfr_prec_t) (bits < 2 ? 2 : bits));
+  mpfr_set_z_2exp (rop, a->sum, a->lsb, MPFR_RNDN); /* exact: enough precision */
+}
+
+uint64_t
+mx__acc_round (const mx__acc *a, const mx_format *f, unsigned *fl, mx_rounding rnd)
+{
+  mpfr_t v;
+  uint64_t code;
+  mpfr_init2 (v, 2);
+  mx__acc_value (v, a, rnd);
+  mx__encode (&code, fl, f, v, 0, &mx__ieee, rnd);
+  if (a->nan || (a->pinf && a->ninf))
+    *fl |= MX_FLAG_INVALID;
+  mpfr_clear (v);
+  return code;
+}

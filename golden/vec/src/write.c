@@ -1,0 +1,134 @@
+/* write.c -- mxv_writer: a header and its cases in each emit form (docs/vectors.md "Export
+ * forms").  Every byte goes through the FILE; write errors show in ferror and mxv_writer_end.
+ * SPDX-License-Identifier: MIT */
+#include <string.h>
+#include "internal.h"
+
+typedef struct
+{
+  FILE *o;
+  const char *prefix;
+  size_t len;
+  int first;
+} hctx;
+
+static int
+write_key (void *ctx, const char *key, const char *value)
+{
+  hctx *x = ctx;
+  fprintf (x->o, "%s %s: %s\n", x->prefix, key, value);
+  return 0;
+}
+
+static int
+count_key (void *ctx, const char *key, const char *value)
+{
+  hctx *x = ctx;
+  x->len += 1 + 1 + strlen (key) + 2 + strlen (value) + 1; /* "# key: value\n" */
+  return 0;
+}
+
+static int
+json_key (void *ctx, const char *key, const char *value)
+{
+  hctx *x = ctx;
+  fprintf (x->o, "%s\"%s\": \"", x->first ? "" : ", ", key);
+  for (const char *p = value; *p; p++)
+    fprintf (x->o, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+  fputc ('"', x->o);
+  x->first = 0;
+  return 0;
+}
+
+void
+mxv_writer_begin (mxv_writer *w, FILE *o, mxv_emit emit, const mxv_header *h)
+{
+  hctx x = { o, "#", 0, 1 };
+  w->o = o;
+  w->emit = emit;
+  w->h = h;
+  w->n = 0;
+  switch (emit)
+    {
+    case MXV_EMIT_MXV:
+      mxv__header_each (h, write_key, &x);
+      break;
+    case MXV_EMIT_READMEMH:
+      x.prefix = "//";
+      mxv__header_each (h, write_key, &x);
+      fprintf (o, "// layout: each line is one case, the .mxv fields concatenated without spaces,"
+                  " first field in the most significant digits\n");
+      break;
+    case MXV_EMIT_BIN:
+      {
+        /* magic, the text header's length (u32 LE), the text header, then fixed-size records */
+        mxv__header_each (h, count_key, &x);
+        unsigned char l4[4] = { (unsigned char) x.len, (unsigned char) (x.len >> 8),
+                                (unsigned char) (x.len >> 16), (unsigned char) (x.len >> 24) };
+        fwrite ("MXVBIN1\n", 1, 8, o);
+        fwrite (l4, 1, 4, o);
+        mxv__header_each (h, write_key, &x);
+        break;
+      }
+    default:
+      fprintf (o, "{\"mxv-version\": %d, \"header\": {", MXV_VERSION);
+      mxv__header_each (h, json_key, &x);
+      fprintf (o, "}}\n");
+      break;
+    }
+}
+
+void
+mxv_writer_case (mxv_writer *w, mxv_case *c)
+{
+  const mxv_header *h = w->h;
+  mxv_field f[MXV_MAX_FIELDS];
+  if (h->packing != MX_PACKING_UNPACKED)
+    {
+      uint8_t codes[MXV_MAX_K], bytes[MXV_MAX_K];
+      for (size_t i = 0; i < h->k; i++)
+        codes[i] = (uint8_t) c->codes[i];
+      mx_pack (bytes, codes, h->k, h->elem, h->packing); /* validated with the header */
+      for (size_t i = 0; i < mx_packed_size (h->packing, h->k); i++)
+        c->packed[i] = bytes[i];
+    }
+  int n = mxv_fields (h, c, f);
+  w->n++;
+  if (w->emit == MXV_EMIT_JSONL)
+    fputc ('{', w->o);
+  for (int i = 0; i < n; i++)
+    {
+      const uint64_t *v = f[i].v;
+      int list = f[i].count > 1 || f[i].v == c->in;
+      if (w->emit == MXV_EMIT_JSONL)
+        fprintf (w->o, "%s\"%s\": %s", i ? ", " : "", f[i].name, list ? "[" : "");
+      for (size_t j = 0; j < f[i].count; j++)
+        switch (w->emit)
+          {
+          case MXV_EMIT_MXV:
+            fprintf (w->o, (i || j) ? " %0*llX" : "%0*llX", f[i].width, (unsigned long long) v[j]);
+            break;
+          case MXV_EMIT_READMEMH:
+            fprintf (w->o, "%0*llX", f[i].width, (unsigned long long) v[j]);
+            break;
+          case MXV_EMIT_JSONL:
+            fprintf (w->o, "%s\"%0*llX\"", j ? ", " : "", f[i].width, (unsigned long long) v[j]);
+            break;
+          default: /* bin: little-endian, field width rounded up to whole bytes */
+            for (int b = 0; b < (f[i].width + 1) / 2; b++)
+              fputc ((int) ((v[j] >> (8 * b)) & 0xFF), w->o);
+          }
+      if (w->emit == MXV_EMIT_JSONL && list)
+        fputc (']', w->o);
+    }
+  if (w->emit == MXV_EMIT_JSONL)
+    fputc ('}', w->o);
+  if (w->emit != MXV_EMIT_BIN)
+    fputc ('\n', w->o);
+}
+
+int
+mxv_writer_end (mxv_writer *w)
+{
+  return fflush (w->o) != 0 || ferror (w->o) ? -1 : 0;
+}

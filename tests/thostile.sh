@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# thostile -- the CLI under hostile input (issue 10): every item is a regression test that
+# failed before the hardening.  The file-format items (.mxv headers, .gz streams, results files)
+# are in tverify.c; this is the command line, special files, signals and memory.
+# Usage: thostile.sh BUILD_BIN_DIR
+set -u
+dir=$1
+bin="${MX_RUN:-} $dir/mxgold"
+pass=0 fail=0
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass+1)); }
+ko() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+# expect NAME RC STDERR_REGEX CMD...: exit status and a message, stdin from /dev/null
+expect() {
+  local name=$1 want=$2 re=$3; shift 3
+  "$@" < /dev/null > "$t/out" 2> "$t/err"; local rc=$?
+  if [ "$rc" = "$want" ] && grep -Eq -e "$re" "$t/err"; then ok; else ko "$name: rc=$rc (want $want) stderr [$(head -c 300 "$t/err")]"; fi
+}
+ones=$(printf '3F800000 %.0s' $(seq 32)); ones=${ones% }
+
+# 1. a gemm line longer than the old reader's word array: every reader reads what gen writes
+$bin gen --op gemm --format-a e4m3 --gemm-m 32 --gemm-n 32 --gemm-k 32 --quiet -o "$t/g.mxv" && ok || ko "gen 32x32x32 gemm"
+[ "$(grep -v '^#' "$t/g.mxv" | head -1 | wc -w)" = 4161 ] && ok || ko "the gemm line has 4161 words"
+$bin verify "$t/g.mxv" > "$t/out" 2>&1 && grep -q "^56 passed, 0 failed" "$t/out" && ok || ko "verify of the 32x32x32 gemm file: $(tail -1 "$t/out")"
+[ "$($bin gemm "$t/g.mxv" | wc -l)" = 56 ] && ok || ko "gemm of the 32x32x32 file"
+if [ -x "$dir/mxsim" ]; then
+  "$dir/mxsim" --vectors "$t/g.mxv" > "$t/out" 2>&1; rc=$?
+  [ $rc = 77 ] && grep -q "not implemented by the RTL" "$t/out" && ok || ko "mxsim --vectors gemm: rc $rc [$(head -c 200 "$t/out")]"
+fi
+# 2. sizes from input are overflow-checked
+expect gemm-2^63 2 "gemm-m wants an integer 1..4096" $bin gen --op gemm --format e4m3 --block 1 --gemm-m 9223372036854775808 --gemm-n 2 --gemm-k 2
+# 3. one checked parser for every number
+expect tc-group-neg 2 "tc-group wants an integer 1..4096, not '-1'" $bin dot --format e4m3 --accum tensor-core --tc-group -1
+expect tc-group-gen 2 "tc-group wants an integer" $bin gen --op dot --format e4m3 --accum tensor-core --tc-group -1
+expect tc-frac-wrap 2 "tc-frac-bits wants an integer 0..60, not '4294967297'" $bin dot --format e4m3 --accum tensor-core --tc-frac-bits 4294967297
+expect zero-scale-mask 2 "zero-scale 85 does not fit the 7-bit scale format ue4m3" $bin quantize --format e2m1 --zero-scale 85 --scale-format ue4m3
+expect n-huge 2 "wants an integer 0..[0-9]+, not '99999999999999999999'" $bin gen --op cast --format e2m1 -n 99999999999999999999
+expect decode-fp32 2 "decode lists every code: 'fp32' has more than 16 bits" $bin gen --op decode --format fp32
+expect block-junk 2 "block wants an integer 1..4096, not '32x'" $bin quantize --format e4m3 --block 32x
+expect seed-sign 2 "seed wants an integer" $bin gen --op cast --format e2m1 --seed -1
+expect sr-bits-range 2 "sr-bits wants a base-10 number" $bin cast --to e2m1 --rounding sr --random-bits 1 --sr-bits 33
+# 4. the golden answer for a tiny FP64 amax under floor-log2f: a finite (clamped) scale
+[ "$(echo 0000000000000001 | $bin quantize --format e2m1 --input fp64 --scale-rule floor-log2f --block 1 --flags)" = "00 00 23" ] && ok || ko "floor-log2f of 2^-1074 (FP64)"
+
+# silent failures are now reported
+printf '3F800000\0FFFF\n' | $bin cast --to e4m3 > /dev/null 2> "$t/err"; [ $? = 2 ] && grep -q "NUL byte" "$t/err" && ok || ko "NUL byte in a line"
+for c in "formats" "profiles" "verify $t/g.mxv" "gemm $t/g.mxv" "gen --op cast --format e2m1"; do
+  $bin $c > /dev/full 2> "$t/err"; rc=$?
+  [ $rc != 0 ] && grep -qi "write error\|cannot write\|no space" "$t/err" && ok || ko "$c > /dev/full: rc $rc"
+done
+echo "$ones" | $bin quantize --format e4m3 > /dev/full 2> /dev/null; [ $? = 1 ] && ok || ko "quantize > /dev/full"
+expect both-stdin 2 "cannot both be stdin" $bin verify --vectors - --results -
+expect directory 2 "is a directory" $bin verify "$t"
+# truncated files: at a line boundary, or a header count that the file does not reach
+head -n -3 "$t/g.mxv" > "$t/trunc.mxv"
+expect gemm-truncated 2 "declares 56 cases, the file has 53" $bin gemm "$t/trunc.mxv"
+$bin gen --op quantize --format e4m3 --quiet -o "$t/q.mxv"
+expect gemm-not-gemm 2 "holds quantize vectors" $bin gemm "$t/q.mxv"
+sed 's/^# cases: .*/# cases: 99999/' "$t/q.mxv" > "$t/q99.mxv"
+expect verify-count 2 "declares 99999 cases" $bin verify "$t/q99.mxv"
+if [ -x "$dir/mxsim" ]; then
+  head -n -10 "$t/q.mxv" > "$t/qt.mxv"
+  expect mxsim-truncated 2 "declares [0-9]+ cases, the file has" "$dir/mxsim" --vectors "$t/qt.mxv"
+  expect mxsim-count 2 "declares 99999 cases" "$dir/mxsim" --vectors "$t/q99.mxv"
+  expect mxsim-prefix 2 "^$t/none.mxv: cannot open" "$dir/mxsim" --vectors "$t/none.mxv"
+  expect mxsim-random 2 "random wants a count" "$dir/mxsim" --unit quantize --random -5
+fi
+# bounded line length and memory: /dev/zero is an error, quickly
+timeout 20 $bin verify /dev/zero > /dev/null 2> "$t/err"; [ $? = 2 ] && grep -q "NUL byte" "$t/err" && ok || ko "verify /dev/zero"
+# a long bad token is cut in the message
+{ head -c 900000 /dev/zero | tr '\0' 'z'; echo; } | $bin cast --to e4m3 2> "$t/err" > /dev/null
+[ $? = 2 ] && [ "$(wc -c < "$t/err")" -lt 400 ] && ok || ko "a 900 kB bad token: $(wc -c < "$t/err") bytes of message"
+expect random-bits-empty 2 "random-bits wants hex words .* got none" $bin cast --to e4m3 --rounding sr --random-bits ''
+echo 3F80 | $bin cast --to e4m3 > /dev/null 2> "$t/err"; [ $? = 2 ] && grep -q "exactly 8 digits" "$t/err" && ok || ko "short hex word for fp32"
+# options a command does not use are rejected
+for o in "--to fp32" "--emit mxv" "--op cast" "--accum exact"; do
+  expect "quantize $o" 2 "is not an option of quantize" $bin quantize --format e4m3 $o
+done
+expect "cast --scale-rule" 2 "is not an option of cast" $bin cast --to e4m3 --scale-rule ceil
+expect "gen --op cast --accum" 2 "accum does not apply to --op cast" $bin gen --op cast --format e2m1 --accum exact
+# decoding is exact: Inf stays Inf
+[ "$(echo 7C | $bin cast --from e5m2 --flags)" = "7F800000 00" ] && ok || ko "cast e5m2 +Inf to fp32"
+[ "$(echo FC | $bin cast --from e5m2 --profile pychop)" = "FF800000" ] && ok || ko "cast e5m2 -Inf to fp32 (pychop)"
+[ "$(echo 7F800000 | $bin cast --to fp64)" = "7FF0000000000000" ] && ok || ko "cast fp32 +Inf to fp64"
+
+# -o: special files are written, never replaced; links are written through; modes are kept
+mkfifo "$t/fifo"
+cat "$t/fifo" > "$t/fromfifo" & reader=$!
+$bin gen --op cast --format e2m1 -o "$t/fifo" && wait $reader && [ -p "$t/fifo" ] && grep -q '^# cases: 114' "$t/fromfifo" && ok || ko "gen -o FIFO"
+[ "$($bin gen --op cast --format e2m1 -o /dev/stdout | grep -c '^# cases: 114')" = 1 ] && ok || ko "gen -o /dev/stdout"
+$bin gen --op cast --format e2m1 -o /dev/null && [ -c /dev/null ] && ok || ko "gen -o /dev/null"
+echo old > "$t/target.mxv"; ln -s target.mxv "$t/link.mxv"
+$bin gen --op cast --format e2m1 -o "$t/link.mxv" && [ -L "$t/link.mxv" ] && grep -q '^# cases: 114' "$t/target.mxv" && ok || ko "gen -o symlink"
+echo old > "$t/mode.mxv"; chmod 640 "$t/mode.mxv"
+$bin gen --op cast --format e2m1 -o "$t/mode.mxv" && [ "$(stat -c %a "$t/mode.mxv")" = 640 ] && ok || ko "gen -o keeps the mode: $(stat -c %a "$t/mode.mxv")"
+# a failed run leaves the old file as it was, and no temporary file
+echo keep > "$t/keep.mxv"
+printf '%s\nzz\n' "$ones" | $bin quantize --format e4m3 -o "$t/keep.mxv" 2> /dev/null; [ $? = 2 ] && [ "$(cat "$t/keep.mxv")" = keep ] && ok || ko "bad input keeps the -o file"
+# SIGINT and SIGTERM during the write remove the temporary file
+for sig in INT TERM; do
+  $bin gen --op quantize --format e4m3 -n 100000000 --quiet -o "$t/big-$sig.mxv" & pid=$!
+  sleep 1.5; kill -$sig $pid; wait $pid 2> /dev/null
+  [ ! -e "$t/big-$sig.mxv" ] && [ -z "$(ls -A "$t" | grep '\.tmp')" ] && ok || ko "SIG$sig left $(ls -A "$t" | grep -E 'big|tmp' | tr '\n' ' ')"
+done
+# gen streams: memory stays bounded whatever -n is (skipped under a sanitizer: its shadow memory)
+if ! ldd "$dir/mxgold" 2>/dev/null | grep -q asan && [ -z "${MX_RUN:-}" ]; then
+  ( ulimit -v 131072; $bin gen --op quantize --format e4m3 -n 400000 --quiet -o "$t/n400k.mxv" ) \
+    && [ "$(grep -m1 '^# cases:' "$t/n400k.mxv")" = "# cases: 400358" ] && ok || ko "gen -n 400000 within 128 MiB of address space"
+  rm -f "$t/n400k.mxv"
+fi
+echo "thostile: $pass passed, $fail failed"
+[ "$fail" = 0 ]
