@@ -7,7 +7,7 @@
 // SPDX-License-Identifier: MIT
 module mx_scale (
   input  logic [30:0]        amax_i,
-  input  logic [2:0]         rule_i,    // MX_SCALE_* (scale_rules.def order); 4, 5 unsupported: floor
+  input  logic [2:0]         rule_i,    // MX_SCALE_* (the scale-rule row of policies.def); 4, 5 unsupported: floor
   input  logic [2:0]         mbits_i,
   input  logic signed [5:0]  emax_i,
   input  logic [7:0]         sigmax_i,
