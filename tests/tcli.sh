@@ -72,7 +72,7 @@ in="7F$ones38 7F$ones38 3F800000\n"; expect_out dot-cin "4204" "$bin" dot --form
 in="7F$ones38 7F$ones38 7F$ones38 7F$ones38\n"; expect_out dot-blocks "42800000" "$bin" dot --format-a e4m3 --blocks 2
 in="7F$ones38 7F$ones38\n"; expect_err dot-count 2 "^stdin:1: expected 2 block pair" "$bin" dot --format-a e4m3 --blocks 2
 in="7F$ones38 7F$ones38\n"; expect_err dot-accum 2 "unknown --accum 'fast'" "$bin" dot --format-a e4m3 --accum fast
-in="7F$ones38 7F$ones38\n"; expect_err dot-sr 2 "deterministic output rounding" "$bin" dot --format-a e4m3 --rounding sr
+in="7F$ones38 7F$ones38\n"; expect_err dot-sr 2 "rounding wants a deterministic mode" "$bin" dot --format-a e4m3 --rounding sr
 
 # gen / verify
 t=$(mktemp -d)

@@ -67,6 +67,8 @@ _Noreturn void cli_usage_error (const cli_args *a, const char *fmt, ...)
 const mx_format *cli_format (const cli_args *a, int opt, unsigned roles, const char *def);
 unsigned long long cli_uint (const cli_args *a, int opt, unsigned long long lo,
                              unsigned long long hi, unsigned long long def);
+/* A block command's --format, --scale-format and --block. */
+void cli_block_args (const cli_args *a, const mx_format **elem, const mx_format **sf, size_t *k);
 /* The profile, then --rounding and each policy field over it. */
 void cli_policy (const cli_args *a, mx_policy *pol, mx_rounding *rnd);
 /* The --random-bits words into rbits[n]: all n filled (one word given: repeated); exactly when
@@ -74,6 +76,8 @@ void cli_policy (const cli_args *a, mx_policy *pol, mx_rounding *rnd);
 size_t cli_random_bits (const cli_args *a, mx_rounding rnd, uint32_t *rbits, size_t n);
 /* A zero-scale the scale format cannot hold is an error, never masked. */
 void cli_check_zero_scale (const cli_args *a, const mx_policy *pol, const mx_format *sf);
+/* --rounding for a result in an interchange format: a deterministic mode, *rne. */
+mx_rounding cli_det_rounding (const cli_args *a);
 /* The accumulation options of dot and gemm. */
 mx_dot_policy cli_dot_policy (const cli_args *a);
 #define ROLE(r) (1u << (r))
@@ -89,10 +93,18 @@ int cli_out_close (const cli_args *a);
 /* Discard the output (the temporary file is removed). */
 void cli_out_discard (void);
 
-/* input.c: call fn on the words of every stdin line (blank and '#' lines rejected and skipped);
- * stops at the first line fn rejects.  Returns 0, 2 on malformed input, or 1 on a write error. */
-typedef int (*cli_line_fn) (void *ctx, char **w, size_t n, const mxv_lines *at);
-int cli_each_line (const cli_args *a, cli_line_fn fn, void *ctx);
+/* input.c: the line commands' loop: open the output (-o), call fn on the words of every stdin
+ * line ('#' lines skipped, blank ones rejected) with that output, stop at the first line fn
+ * rejects, then close the output (or discard it after an error, so that -o FILE is never
+ * half-written).  Returns 0, 2 on malformed input, or 1 on a write error. */
+typedef int (*cli_line_fn) (void *ctx, FILE *o, char **w, size_t n, const mxv_lines *at);
+int cli_filter (const cli_args *a, cli_line_fn fn, void *ctx);
+/* Print n words of a bits-wide format in hex (a space before each but the first of a line). */
+void cli_put_words (FILE *o, const uint64_t *v, size_t n, unsigned bits, int first);
+/* End an output line: the flags if asked for, then the newline. */
+void cli_end_line (FILE *o, int with_flags, unsigned flags);
+/* n * size bytes, or a usage error. */
+void *cli_alloc (const cli_args *a, size_t n, size_t size);
 /* Parse n hex words of a bits-wide format into out; on a bad one print "stdin:LINE: word I
  * 'W' is not a WHAT ..." and return 2. */
 int cli_hex_words (char **w, size_t n, unsigned bits, uint64_t *out, const mxv_lines *at,

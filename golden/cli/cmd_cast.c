@@ -10,11 +10,10 @@ typedef struct
   mx_rounding rnd;
   uint32_t rbits;
   int flags;
-  FILE *o;
 } ctx;
 
 static int
-line (void *vc, char **w, size_t n, const mxv_lines *at)
+line (void *vc, FILE *o, char **w, size_t n, const mxv_lines *at)
 {
   ctx *c = vc;
   uint64_t x, r;
@@ -27,10 +26,8 @@ line (void *vc, char **w, size_t n, const mxv_lines *at)
                             mxv_quote (q, sizeof q, w[0]), c->from->name,
                             mx_hex_digits (c->from->bits), c->from->bits);
   mx_cast (&r, &fl, c->to, c->from, x, c->rbits, &c->pol, c->rnd);
-  fprintf (c->o, "%0*llX", mx_hex_digits (c->to->bits), (unsigned long long) r);
-  if (c->flags)
-    fprintf (c->o, " %02X", fl);
-  fputc ('\n', c->o);
+  cli_put_words (o, &r, 1, c->to->bits, 1);
+  cli_end_line (o, c->flags, fl);
   return 0;
 }
 
@@ -47,13 +44,7 @@ run (cli_args *a)
   c.flags = a->v[O_FLAGS] != NULL;
   c.rbits = 0;
   cli_random_bits (a, c.rnd, &c.rbits, 1);
-  c.o = cli_out_open (a);
-  int rc = cli_each_line (a, line, &c);
-  if (rc != 0)
-    cli_out_discard ();
-  else
-    rc = cli_out_close (a);
-  return rc;
+  return cli_filter (a, line, &c);
 }
 
 /* the policy fields that act on a single value */

@@ -10,12 +10,11 @@ typedef struct
   size_t k;
   mx_rounding rnd;
   int flags;
-  FILE *o;
   uint64_t *codes, *res;
 } ctx;
 
 static int
-line (void *vc, char **w, size_t n, const mxv_lines *at)
+line (void *vc, FILE *o, char **w, size_t n, const mxv_lines *at)
 {
   ctx *c = vc;
   uint64_t scale;
@@ -30,12 +29,8 @@ line (void *vc, char **w, size_t n, const mxv_lines *at)
     return rc;
   if (mx_dequantize (c->res, &fl, c->out, scale, c->codes, c->elem, c->sf, c->k, c->rnd) != MX_OK)
     return mxv_lines_error (at, "internal error: the golden model rejected the block");
-  for (size_t i = 0; i < c->k; i++)
-    fprintf (c->o, i ? " %0*llX" : "%0*llX", mx_hex_digits (c->out->bits),
-             (unsigned long long) c->res[i]);
-  if (c->flags)
-    fprintf (c->o, " %02X", fl);
-  fputc ('\n', c->o);
+  cli_put_words (o, c->res, c->k, c->out->bits, 1);
+  cli_end_line (o, c->flags, fl);
   return 0;
 }
 
@@ -43,30 +38,13 @@ static int
 run (cli_args *a)
 {
   ctx c;
-  c.elem = cli_format (a, O_FORMAT, ROLE (MX_ROLE_ELEM), NULL);
+  cli_block_args (a, &c.elem, &c.sf, &c.k);
   c.out = cli_format (a, O_OUTPUT_FORMAT, ROLE (MX_ROLE_IEEE), "fp32");
-  c.sf = cli_format (a, O_SCALE_FORMAT, ROLE (MX_ROLE_SCALE), "e8m0");
-  c.k = (size_t) cli_uint (a, O_BLOCK, 1, MXV_MAX_K, MX_BLOCK);
-  c.rnd = MX_RNE;
-  if (a->v[O_ROUNDING])
-    {
-      int r = mx_rounding_parse (a->v[O_ROUNDING]);
-      if (r < 0 || r == MX_SR)
-        cli_usage_error (a, "--rounding wants a deterministic mode (rne rna rnz rtz rup rdn rto), "
-                            "not '%s'", a->v[O_ROUNDING]);
-      c.rnd = (mx_rounding) r;
-    }
+  c.rnd = cli_det_rounding (a);
   c.flags = a->v[O_FLAGS] != NULL;
-  c.codes = malloc (c.k * sizeof *c.codes);
-  c.res = malloc (c.k * sizeof *c.res);
-  if (!c.codes || !c.res)
-    cli_usage_error (a, "out of memory");
-  c.o = cli_out_open (a);
-  int rc = cli_each_line (a, line, &c);
-  if (rc != 0)
-    cli_out_discard ();
-  else
-    rc = cli_out_close (a);
+  c.codes = cli_alloc (a, c.k, sizeof *c.codes);
+  c.res = cli_alloc (a, c.k, sizeof *c.res);
+  int rc = cli_filter (a, line, &c);
   free (c.codes);
   free (c.res);
   return rc;

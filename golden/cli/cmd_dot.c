@@ -11,12 +11,11 @@ typedef struct
   mx_dot_policy dp;
   mx_rounding rnd;
   int flags;
-  FILE *o;
   uint64_t sa[MXV_MAX_NB], sb[MXV_MAX_NB], *a, *b;
 } ctx;
 
 static int
-line (void *vc, char **w, size_t n, const mxv_lines *at)
+line (void *vc, FILE *o, char **w, size_t n, const mxv_lines *at)
 {
   ctx *c = vc;
   size_t per = 2 * c->k + 2, want = c->nb * per;
@@ -47,10 +46,8 @@ line (void *vc, char **w, size_t n, const mxv_lines *at)
   if (mx_dot (&out, &fl, c->out, c->sa, c->a, c->ea, c->sb, c->b, c->eb, c->sf, c->k, c->nb, cin,
               &c->dp, c->rnd) != MX_OK)
     return mxv_lines_error (at, "internal error: the golden model rejected the dot product");
-  fprintf (c->o, "%0*llX", mx_hex_digits (c->out->bits), (unsigned long long) out);
-  if (c->flags)
-    fprintf (c->o, " %02X", fl);
-  fputc ('\n', c->o);
+  cli_put_words (o, &out, 1, c->out->bits, 1);
+  cli_end_line (o, c->flags, fl);
   return 0;
 }
 
@@ -67,27 +64,12 @@ run (cli_args *a)
   c.nb = (size_t) cli_uint (a, O_BLOCKS, 1, MXV_MAX_NB, 1);
   if (__builtin_mul_overflow (c.k, c.nb, &words) || words > MXV_MAX_WORDS)
     cli_usage_error (a, "--blocks x --block must be at most %d", MXV_MAX_WORDS);
-  c.rnd = MX_RNE;
-  if (a->v[O_ROUNDING])
-    {
-      int r = mx_rounding_parse (a->v[O_ROUNDING]);
-      if (r < 0 || r == MX_SR)
-        cli_usage_error (a, "dot takes a deterministic output rounding (rne rna rnz rtz rup rdn "
-                            "rto), not '%s'", a->v[O_ROUNDING]);
-      c.rnd = (mx_rounding) r;
-    }
+  c.rnd = cli_det_rounding (a);
   c.dp = cli_dot_policy (a);
   c.flags = a->v[O_FLAGS] != NULL;
-  c.a = malloc (words * sizeof *c.a);
-  c.b = malloc (words * sizeof *c.b);
-  if (!c.a || !c.b)
-    cli_usage_error (a, "out of memory");
-  c.o = cli_out_open (a);
-  int rc = cli_each_line (a, line, &c);
-  if (rc != 0)
-    cli_out_discard ();
-  else
-    rc = cli_out_close (a);
+  c.a = cli_alloc (a, words, sizeof *c.a);
+  c.b = cli_alloc (a, words, sizeof *c.b);
+  int rc = cli_filter (a, line, &c);
   free (c.a);
   free (c.b);
   return rc;

@@ -12,12 +12,11 @@ typedef struct
   mx_rounding rnd;
   uint32_t *rbits;
   int flags;
-  FILE *o;
   uint64_t *bits, *codes;
 } ctx;
 
 static int
-line (void *vc, char **w, size_t n, const mxv_lines *at)
+line (void *vc, FILE *o, char **w, size_t n, const mxv_lines *at)
 {
   ctx *c = vc;
   uint64_t scale;
@@ -31,12 +30,9 @@ line (void *vc, char **w, size_t n, const mxv_lines *at)
   if (mx_quantize (&scale, c->codes, &fl, NULL, c->elem, c->sf, c->in, c->bits, c->k,
                    c->rnd == MX_SR ? c->rbits : NULL, &c->pol, c->rnd) != MX_OK)
     return mxv_lines_error (at, "internal error: the golden model rejected the block");
-  fprintf (c->o, "%0*llX", mx_hex_digits (c->sf->bits), (unsigned long long) scale);
-  for (size_t i = 0; i < c->k; i++)
-    fprintf (c->o, " %0*llX", mx_hex_digits (c->elem->bits), (unsigned long long) c->codes[i]);
-  if (c->flags)
-    fprintf (c->o, " %02X", fl);
-  fputc ('\n', c->o);
+  cli_put_words (o, &scale, 1, c->sf->bits, 1);
+  cli_put_words (o, c->codes, c->k, c->elem->bits, 0);
+  cli_end_line (o, c->flags, fl);
   return 0;
 }
 
@@ -44,25 +40,16 @@ static int
 run (cli_args *a)
 {
   ctx c;
-  c.elem = cli_format (a, O_FORMAT, ROLE (MX_ROLE_ELEM), NULL);
+  cli_block_args (a, &c.elem, &c.sf, &c.k);
   c.in = cli_format (a, O_INPUT, ROLE (MX_ROLE_IEEE), "fp32");
-  c.sf = cli_format (a, O_SCALE_FORMAT, ROLE (MX_ROLE_SCALE), "e8m0");
-  c.k = (size_t) cli_uint (a, O_BLOCK, 1, MXV_MAX_K, MX_BLOCK);
   cli_policy (a, &c.pol, &c.rnd);
   cli_check_zero_scale (a, &c.pol, c.sf);
   c.flags = a->v[O_FLAGS] != NULL;
-  c.rbits = malloc (c.k * sizeof *c.rbits);
-  c.bits = malloc (c.k * sizeof *c.bits);
-  c.codes = malloc (c.k * sizeof *c.codes);
-  if (!c.rbits || !c.bits || !c.codes)
-    cli_usage_error (a, "out of memory");
+  c.rbits = cli_alloc (a, c.k, sizeof *c.rbits);
+  c.bits = cli_alloc (a, c.k, sizeof *c.bits);
+  c.codes = cli_alloc (a, c.k, sizeof *c.codes);
   cli_random_bits (a, c.rnd, c.rbits, c.k);
-  c.o = cli_out_open (a);
-  int rc = cli_each_line (a, line, &c);
-  if (rc != 0)
-    cli_out_discard ();
-  else
-    rc = cli_out_close (a);
+  int rc = cli_filter (a, line, &c);
   free (c.rbits);
   free (c.bits);
   free (c.codes);

@@ -1,7 +1,7 @@
-/* input.c -- the stdin side of the line commands (quantize, dequantize, cast, dot): every line
- * through mxv_lines (bounded, no NUL), split into words, handed to the command; the first bad
- * line ends the run with "stdin:LINE: what was expected" and exit 2, after the output of every
- * earlier line.
+/* input.c -- the loop of the line commands (quantize, dequantize, cast, dot): every stdin line
+ * through mxv_lines (bounded, no NUL), split into words, handed to the command with its output;
+ * the first bad line ends the run with "stdin:LINE: what was expected" and exit 2, after the
+ * output of every earlier line (stdout) or with nothing written (-o FILE).
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +20,41 @@ cli_hex_words (char **w, size_t n, unsigned bits, uint64_t *out, const mxv_lines
   return 0;
 }
 
+void
+cli_put_words (FILE *o, const uint64_t *v, size_t n, unsigned bits, int first)
+{
+  for (size_t i = 0; i < n; i++)
+    fprintf (o, first && i == 0 ? "%0*llX" : " %0*llX", mx_hex_digits (bits),
+             (unsigned long long) v[i]);
+}
+
+void
+cli_end_line (FILE *o, int with_flags, unsigned flags)
+{
+  if (with_flags)
+    fprintf (o, " %02X", flags);
+  fputc ('\n', o);
+}
+
+void *
+cli_alloc (const cli_args *a, size_t n, size_t size)
+{
+  void *p = n && size <= (size_t) -1 / n ? malloc (n * size) : NULL;
+  if (p == NULL)
+    cli_usage_error (a, "out of memory");
+  return p;
+}
+
 int
-cli_each_line (const cli_args *a, cli_line_fn fn, void *ctx)
+cli_filter (const cli_args *a, cli_line_fn fn, void *ctx)
 {
   mxv_lines *r = mxv_lines_open ("-", MXV_LINES_FINAL_NEWLINE_OPTIONAL);
   char *line, **w = NULL;
   size_t len, cap = 0;
   int rc = 0, got;
-  (void) a;
   if (r == NULL)
     return 2;
+  FILE *o = cli_out_open (a);
   while (rc == 0 && (got = mxv_lines_next (r, &line, &len)) == 1)
     {
       if (line[0] == '#')
@@ -61,7 +86,7 @@ cli_each_line (const cli_args *a, cli_line_fn fn, void *ctx)
       if (n == 0)
         rc = mxv_lines_error (r, "empty line (expected hex words)");
       else
-        rc = fn (ctx, w, n, r);
+        rc = fn (ctx, o, w, n, r);
       if (rc == 0 && cli_out_failed ())
         rc = 1; /* the output is failing: stop reading */
     }
@@ -69,5 +94,13 @@ cli_each_line (const cli_args *a, cli_line_fn fn, void *ctx)
     rc = 2;
   free (w);
   mxv_lines_close (r);
-  return rc;
+  if (rc != 0)
+    {
+      if (cli_out_failed ())
+        cli_out_close (a); /* reports the write error */
+      else
+        cli_out_discard ();
+      return rc;
+    }
+  return cli_out_close (a);
 }

@@ -472,6 +472,14 @@ cli_uint (const cli_args *a, int id, unsigned long long lo, unsigned long long h
 }
 
 void
+cli_block_args (const cli_args *a, const mx_format **elem, const mx_format **sf, size_t *k)
+{
+  *elem = cli_format (a, O_FORMAT, ROLE (MX_ROLE_ELEM), NULL);
+  *sf = cli_format (a, O_SCALE_FORMAT, ROLE (MX_ROLE_SCALE), "e8m0");
+  *k = (size_t) cli_uint (a, O_BLOCK, 1, MXV_MAX_K, MX_BLOCK);
+}
+
+void
 cli_policy (const cli_args *a, mx_policy *pol, mx_rounding *rnd)
 {
   char q[64];
@@ -560,6 +568,19 @@ cli_random_bits (const cli_args *a, mx_rounding rnd, uint32_t *rbits, size_t n)
   for (size_t i = got; i < n; i++)
     rbits[i] = rbits[0];
   return got;
+}
+
+mx_rounding
+cli_det_rounding (const cli_args *a)
+{
+  char q[64];
+  if (a->v[O_ROUNDING] == NULL)
+    return MX_RNE;
+  int r = mx_rounding_parse (a->v[O_ROUNDING]);
+  if (r < 0 || r == MX_SR)
+    cli_usage_error (a, "--rounding wants a deterministic mode (rne rna rnz rtz rup rdn rto), "
+                        "not '%s'", mxv_quote (q, sizeof q, a->v[O_ROUNDING]));
+  return (mx_rounding) r;
 }
 
 mx_dot_policy
