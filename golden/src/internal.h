@@ -23,27 +23,38 @@ mx__tmp_init (mx__tmp *t, mpfr_prec_t prec)
   return t->x;
 }
 
-/* The caller's MPFR exponent range and flags, saved by mx__enter (which then opens the widest
- * range) and given back by mx__leave: the library leaves no trace in MPFR's state. */
+/* The caller's MPFR exponent range and flags, saved by mx__enter and given back by mx__leave:
+ * the library leaves no trace in MPFR's state.  Every exponent libmxgold forms lies within
+ * +-2^26 (formats' biases are at most 2^20: mx_format_custom), so the caller's range is widened
+ * only when it is narrower than that -- MPFR's default range (+-2^30) is used as it is. */
+#define MX__EXP_NEED ((mpfr_exp_t) 1 << 26)
 typedef struct {
   mpfr_exp_t emin, emax;
   mpfr_flags_t flags;
+  int widened;
 } mx__state;
 
 static inline mx__state
 mx__enter (void)
 {
-  mx__state s = { mpfr_get_emin (), mpfr_get_emax (), mpfr_flags_save () };
-  mpfr_set_emin (mpfr_get_emin_min ());
-  mpfr_set_emax (mpfr_get_emax_max ());
+  mx__state s = { mpfr_get_emin (), mpfr_get_emax (), mpfr_flags_save (), 0 };
+  if (s.emin > -MX__EXP_NEED || s.emax < MX__EXP_NEED)
+    {
+      mpfr_set_emin (mpfr_get_emin_min ());
+      mpfr_set_emax (mpfr_get_emax_max ());
+      s.widened = 1;
+    }
   return s;
 }
 
 static inline void
 mx__leave (mx__state s)
 {
-  mpfr_set_emin (s.emin);
-  mpfr_set_emax (s.emax);
+  if (s.widened)
+    {
+      mpfr_set_emin (s.emin);
+      mpfr_set_emax (s.emax);
+    }
   mpfr_flags_restore (s.flags, MPFR_FLAGS_ALL);
 }
 
