@@ -45,7 +45,7 @@ int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
-  long per = argc > 2 ? atol (argv[2]) : 100000;
+  long per = test_count (argc, argv, 2, 100000);
   E8M0 = mx_format_get (MX_E8M0);
   F32 = mx_format_get (MX_FP32);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };

@@ -16,12 +16,34 @@ typedef mxv_rng rng;
 static inline uint64_t rng_next (rng *r) { return mxv_rng_next (r); }
 static inline uint64_t rng_below (rng *r, uint64_t n) { return rng_next (r) % n; }
 
+/* A number from a test's command line or environment, through the one parser: decimal, or hex
+ * after 0x; anything else stops the test (exit 2). */
+static inline unsigned long long
+test_number (const char *s, const char *what)
+{
+  unsigned long long v;
+  int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  if (mx_parse_uint (&v, hex ? s + 2 : s, hex ? 16 : 10, 0, ~0ull) != MX_OK)
+    {
+      fprintf (stderr, "%s '%s' is not a number\n", what, s);
+      exit (2);
+    }
+  return v;
+}
+
+/* argv[i] as a count, or def when absent. */
+static inline long
+test_count (int argc, char **argv, int i, long def)
+{
+  return argc > i ? (long) test_number (argv[i], "count") : def;
+}
+
 /* Seed: MX_TEST_SEED from the environment, else the fixed default; printed on failure. */
 static inline uint64_t
 test_seed (void)
 {
   const char *s = getenv ("MX_TEST_SEED");
-  return s ? strtoull (s, NULL, 0) : 0x2143FEDCull;
+  return s ? test_number (s, "MX_TEST_SEED") : 0x2143FEDCull;
 }
 
 /* The formats of one role, from the table (formats.def): their ids, and how many. */

@@ -214,7 +214,7 @@ int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
-  long nrand = argc > 2 ? atol (argv[2]) : 1000000;
+  long nrand = test_count (argc, argv, 2, 1000000);
   const char *vdir = argc > 3 ? argv[3] : NULL;
   E8M0 = mx_format_get (MX_E8M0);
   for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)

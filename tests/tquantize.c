@@ -136,7 +136,7 @@ int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
-  long per_rule = argc > 2 ? atol (argv[2]) : 100000, n = 0;
+  long per_rule = test_count (argc, argv, 2, 100000), n = 0;
   const mx_format *e8m0 = mx_format_get (MX_E8M0);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
   mx_format_id elems[MX_FORMAT_COUNT];

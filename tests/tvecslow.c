@@ -115,7 +115,7 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: tvecslow VECTORS_DIR [EVERY]\n");
       return 2;
     }
-  long every = argc > 2 ? atol (argv[2]) : 1, i = 0;
+  long every = test_count (argc, argv, 2, 1), i = 0;
   char manifest[4096], line[8192], path[4096];
   snprintf (manifest, sizeof manifest, "%s/MANIFEST", argv[1]);
   FILE *m = fopen (manifest, "r");

@@ -193,7 +193,10 @@ mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_f
     return rc;
   if (in == NULL || in->role != MX_ROLE_IEEE)
     return MX_EINVAL;
-  mpfr_t *v = malloc (k * sizeof *v); /* k * sizeof is bounded: k words of in_bits exist */
+  size_t bytes;
+  if (mx__mul_overflow (k, sizeof (mpfr_t), &bytes))
+    return MX_EINVAL;
+  mpfr_t *v = malloc (bytes);
   if (v == NULL)
     return MX_ENOMEM;
   mx__state s = mx__enter ();

@@ -14,7 +14,10 @@ mx_requantize (uint64_t *scale_out, uint64_t codes_out[], unsigned *flags,
     rc = mx__check_block (elem_in, sfmt_in, k, pol);
   if (rc != MX_OK || (unsigned) rnd >= MX_ROUNDING_COUNT || (rnd == MX_SR && rbits == NULL))
     return MX_EINVAL;
-  mpfr_t *v = malloc (k * sizeof *v);
+  size_t bytes;
+  if (mx__mul_overflow (k, sizeof (mpfr_t), &bytes))
+    return MX_EINVAL;
+  mpfr_t *v = malloc (bytes);
   if (v == NULL)
     return MX_ENOMEM;
   mx__state s = mx__enter ();
