@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # ci/run.sh -- mxgold's main job on a fresh Debian machine: install what is missing, build, show the
 # golden model at work on the blocks the ecosystem disagrees about, cross-check it against the
-# independent model, and print a summary.  (Later: generate the vector suite, co-simulate the RTL,
-# validate the kernels.)
+# independent model, generate and verify the vector suite, co-simulate the RTL, validate the CPU
+# kernels, benchmark, and print a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 bash ci/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 bin=build/bin
 
