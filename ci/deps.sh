@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ci/deps.sh -- install what mxgold needs from Debian packages, only what is missing (idempotent).
 set -euo pipefail
-# zlib: .gz vector files; clang + its runtime: the libFuzzer leg; valgrind: the valgrind leg
+# zlib: .gz vector files; clang + its runtime: the libFuzzer leg; valgrind: the valgrind leg;
+# python3-dev and -venv: the Python package's leg (its own dependencies come from PyPI)
 pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev zlib1g-dev verilator yosys gzip
-      clang libclang-rt-14-dev valgrind)
+      clang libclang-rt-14-dev valgrind python3-dev python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ci/test.sh -- the test run, in legs: deps; the main build (-Werror) and every CTest test;
 # the unit and fuzz-replay suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-# the CLI tests under valgrind; libFuzzer on every harness for a bounded time (clang).
+# the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest;
+# libFuzzer on every harness for a bounded time (clang).
 # Exit non-zero on any failure.  MX_FUZZ_SECONDS (default 30) sets the time per harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ leg() { echo; echo "== $* ($(( $(date +%s) - t0 )) s)"; }
 bash ci/deps.sh
 
 leg "build (RelWithDebInfo, -Wall -Wextra -Werror)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON -DMX_PYTHON=ON >/dev/null
 cmake --build build -j"$jobs"
 
 leg "ctest (all labels)"
@@ -29,6 +30,13 @@ leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode)"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 MX_RUN="$vg" bash tests/tcli.sh build/bin
 $vg build/bin/tverify > /dev/null
+
+leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md)"
+rm -rf build/pyvenv
+"${PYTHON:-python3}" -m venv build/pyvenv
+build/pyvenv/bin/pip install -q '.[test]'
+(cd build && MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
+   ../python/tests)
 
 leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
 if command -v clang >/dev/null; then

@@ -1033,6 +1033,8 @@ static struct PyModuleDef module = { PyModuleDef_HEAD_INIT, "mxgold._core",
                                      "The C core of mxgold (use the mxgold package).", -1, methods,
                                      NULL, NULL, NULL, NULL };
 
+PyMODINIT_FUNC PyInit__core (void); /* the one exported symbol */
+
 PyMODINIT_FUNC
 PyInit__core (void)
 {

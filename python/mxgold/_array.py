@@ -93,7 +93,8 @@ def _random_bits(random_bits, shape, axis, block, pad) -> np.ndarray:
 def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
              rounding: str | None = None, scale_rule: str | None = None, profile: str = "ocp",
              scale_format: FormatLike = "e8m0", random_bits=None, engine: str = "auto",
-             pad: bool = True, **policy) -> "MXArray":
+             pad: bool = True, element_flags: bool = False, out: "MXArray | None" = None,
+             **policy) -> "MXArray":
     """Quantize x to MX blocks of ``block`` elements along ``axis``.
 
     Parameters
@@ -120,6 +121,11 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
         roundings rne rna rtz rup rdn), libmxgold otherwise.
     **policy : any policy field by its name with ``_`` for ``-`` (``overflow="ovf"``,
         ``zero_scale=0x7F``...): see ``mxgold.policy()`` and docs/policies.md.
+    element_flags : compute the flags of every element now (one more byte per element);
+        otherwise ``MXArray.element_flags`` computes them on first use.
+    out : an MXArray of the same shape, format and block whose scale and code arrays are
+        written in place and which is returned (as numpy's ``out=``): repeated calls then
+        allocate nothing of that size.
 
     >>> q = mxgold.quantize(np.array([1.0, -2.5, 448.0, 1e-9], np.float32), "e4m3", block=4)
     >>> q.scales, [hex(c) for c in q.codes]
@@ -155,8 +161,18 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
     xb = _blocked(x, ax, block, pad, "x")
     rb = _random_bits(random_bits, x.shape, ax, block, pad) if is_sr else None
     nb = xb.size // block if block else 0
-    scales = np.empty(xb.shape[:-1] + (xb.shape[-1] // block,), _uint(sfmt.bits))
-    codes = np.empty(xb.shape, _uint(elem.bits))
+    s_shape, s_dt = xb.shape[:-1] + (xb.shape[-1] // block,), np.dtype(_uint(sfmt.bits))
+    if out is None:
+        scales, codes = np.empty(s_shape, s_dt), np.empty(xb.shape, _uint(elem.bits))
+    else:
+        if not isinstance(out, MXArray):
+            raise TypeError(f"out must be an MXArray, not {type(out).__name__}")
+        scales, codes = out._scales_b, out._codes_b
+        if (scales.shape != s_shape or scales.dtype != s_dt or codes.shape != xb.shape
+                or codes.dtype != _uint(elem.bits) or not scales.flags.writeable
+                or not codes.flags.writeable or out.axis != ax):
+            raise ValueError("out does not match: it needs the shape, axis, block and format "
+                             "widths of this quantization")
     flags = elem_flags = None
     bits = xb.view(ubits).reshape(-1)
     if use_fast:
@@ -164,12 +180,13 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
                             scales.reshape(-1), codes.reshape(-1))
     else:
         flags = np.empty(scales.shape, np.uint8)
-        elem_flags = np.empty(codes.shape, np.uint8)
+        elem_flags = np.empty(codes.shape, np.uint8) if element_flags else None
         _core.quantize(bits, infmt.id, nb, block, elem.spec, sfmt.spec, pol, rnd,
                        None if rb is None else rb.reshape(-1), scales.reshape(-1),
-                       codes.reshape(-1), flags.reshape(-1), elem_flags.reshape(-1))
+                       codes.reshape(-1), flags.reshape(-1),
+                       None if elem_flags is None else elem_flags.reshape(-1))
     return MXArray._make(x, ax, block, elem, sfmt, pol, rnd, profile, scales, codes, flags,
-                         elem_flags, rb, "fast" if use_fast else "exact")
+                         elem_flags, rb, "fast" if use_fast else "exact", into=out)
 
 
 def fake_quantize(x, fmt: FormatLike, **kwargs) -> np.ndarray:
@@ -202,8 +219,8 @@ class MXArray:
 
     @classmethod
     def _make(cls, x, axis, block, elem, sfmt, pol, rnd, profile, scales_b, codes_b, flags_b,
-              elem_flags_b, rbits_b, engine, shape=None):
-        self = object.__new__(cls)
+              elem_flags_b, rbits_b, engine, shape=None, into=None):
+        self = object.__new__(cls) if into is None else into
         self._x = x
         self.shape = tuple(x.shape) if shape is None else tuple(shape)
         self.axis, self.block, self.format, self.scale_format = axis, block, elem, sfmt
@@ -211,6 +228,42 @@ class MXArray:
         self._scales_b, self._codes_b, self._rbits_b = scales_b, codes_b, rbits_b
         self._flags_b, self._elem_flags_b = flags_b, elem_flags_b
         return self
+
+    @classmethod
+    def from_codes(cls, scales, codes, fmt: FormatLike, *, block: int = 32, axis: int = -1,
+                   scale_format: FormatLike = "e8m0", profile: str = "ocp") -> "MXArray":
+        """An MXArray from scales and codes made elsewhere (a third-party implementation's
+        output, say), to dequantize, dot or matmul with mxgold.  ``codes`` has the shape of the
+        data; ``scales`` that shape with the axis length replaced by the number of blocks.
+        It has no input, so no flags or statistics.
+
+        >>> m = mxgold.MXArray.from_codes([126], [0x38, 0x40], "e4m3", block=2)
+        >>> m.dequantize()
+        array([0.5, 1. ], dtype=float32)
+        """
+        _check_int(block, "block", 1, _core.MAX_K)
+        elem = resolve_format(fmt, "element", "fmt")
+        sfmt = resolve_format(scale_format, "scale", "scale_format")
+        c, s = np.asarray(codes), np.asarray(scales)
+        for a, f, nm in ((c, elem, "codes"), (s, sfmt, "scales")):
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"{nm} must hold integer codes, not {a.dtype}")
+            if a.size and (a.min() < 0 or int(a.max()) >> f.bits):
+                raise ValueError(f"{nm}: a code does not fit the {f.bits}-bit format {f.name}")
+        if c.ndim == 0:
+            raise ValueError("codes must have at least one dimension")
+        ax = _axis(axis, c.ndim)
+        cb = _blocked(c.astype(_uint(elem.bits), copy=False), ax, block, True, "codes")
+        want = cb.shape[:-1] + (cb.shape[-1] // block,)
+        sb = np.ascontiguousarray(np.moveaxis(s, ax, -1) if s.ndim == c.ndim else s,
+                                  _uint(sfmt.bits))
+        if sb.shape != want:
+            raise ValueError(f"scales has shape {s.shape}; codes of shape {c.shape} in blocks "
+                             f"of {block} along axis {ax} need "
+                             f"{np.moveaxis(np.empty(want), -1, ax).shape}")
+        pol, rnd = resolve_policy(profile, None, {}, "from_codes")
+        return cls._make(None, ax, block, elem, sfmt, pol, rnd, profile, sb, cb, None, None,
+                         None, "given", shape=c.shape)
 
     # The blocked layout (axis last, padded) is what the C calls take; the public views put the
     # axis back where it was.
@@ -234,14 +287,16 @@ class MXArray:
     def rounding(self) -> str:
         return _names.ROUNDINGS[self._rnd]
 
-    def _exact_flags(self):
-        if self._flags_b is None:
+    def _exact_flags(self, elements: bool = False):
+        if self._flags_b is None or (elements and self._elem_flags_b is None):
             if self._x is None:
                 raise ValueError("flags are unknown: this MXArray was unpacked without them and "
                                  "without its input")
             q = quantize(self._x, self.format, axis=self.axis, block=self.block,
                          rounding=self.rounding, profile=self.profile,
-                         scale_format=self.scale_format, engine="exact",
+                         scale_format=self.scale_format, engine="exact", element_flags=True,
+                         random_bits=None if self._rbits_b is None else np.moveaxis(
+                             self._rbits_b[..., :self._n], -1, self.axis),
                          **{k: v for k, v in self.policy.items()})
             if not (np.array_equal(q._scales_b, self._scales_b)
                     and np.array_equal(q._codes_b, self._codes_b)):
@@ -256,7 +311,7 @@ class MXArray:
     @property
     def element_flags(self) -> np.ndarray:
         """The flags of each element (shape of x), as ``flags`` is for each block."""
-        return np.moveaxis(self._exact_flags()[1][..., :self._n], -1, self.axis)
+        return np.moveaxis(self._exact_flags(True)[1][..., :self._n], -1, self.axis)
 
     def __repr__(self):
         return (f"MXArray(shape={self.shape}, format={self.format.name}, block={self.block}, "
@@ -326,7 +381,11 @@ class MXArray:
         codes = self._codes_b.reshape(-1)
         out = np.empty(per_block * (codes.size // self.block), np.uint8)
         if codes.size:
-            _core.pack(codes, codes.size, self.format.spec, p, out)
+            try:
+                _core.pack(codes, codes.size, self.format.spec, p, out)
+            except ValueError:
+                raise ValueError(f"packing {packing!r} does not hold {self.format.name} codes "
+                                 f"({self.format.bits} bits)") from None
         return PackedMXArray(out, packing, self)
 
     @staticmethod
@@ -365,7 +424,7 @@ class MXArray:
             raise ValueError("statistics need the input: this MXArray was unpacked without it")
         x = np.asarray(self._x, np.float64)
         d = self.dequantize(np.float64)
-        _, ef = self._exact_flags()
+        _, ef = self._exact_flags(True)
         ef = np.moveaxis(ef[..., :self._n], -1, self.axis)
         ok = np.isfinite(x) & np.isfinite(d)
         err = (d - x)[ok]

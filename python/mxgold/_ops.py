@@ -131,8 +131,10 @@ def _gemm(a: MXArray, b_t: np.ndarray, b_scales_t: np.ndarray, b: MXArray, m: in
         raise ValueError(f"{caller}: a and b have different blocks ({a.block}, {b.block})")
     if not isinstance(accum, str) or accum not in _names.ACCUMS:
         raise ValueError(f"accum={accum!r}; accepted: {', '.join(_names.ACCUMS)}")
-    outfmt, dt = output_dtype(np.float32 if out == "fp32" else np.float16 if out == "fp16"
-                              else "bfloat16" if out == "bf16" else out)
+    outs = {"fp32": np.float32, "fp16": np.float16, "bf16": "bfloat16"}
+    if isinstance(out, str) and out not in outs:
+        raise ValueError(f"out={out!r}; accepted: fp32, bf16, fp16")
+    outfmt, dt = output_dtype(outs.get(out, out) if isinstance(out, str) else out)
     if outfmt.name not in ("fp32", "bf16", "fp16"):
         raise ValueError(f"out={out!r}; accepted: fp32, bf16, fp16")
     rnd = _rounding_id(rounding, "rounding", allow_sr=False)
