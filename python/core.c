@@ -114,6 +114,30 @@ get_buf (Py_buffer *b, PyObject *o, int writable, Py_ssize_t count, Py_ssize_t i
   return 0;
 }
 
+/* Buffers taken together and released together (a failed take keeps the ones before it). */
+typedef struct
+{
+  Py_buffer b[4];
+  int n;
+} bufset;
+
+static int
+bufs_get (bufset *s, PyObject *o, int writable, Py_ssize_t count, Py_ssize_t itemsize,
+          const char *what)
+{
+  if (get_buf (&s->b[s->n], o, writable, count, itemsize, what))
+    return -1;
+  s->n++;
+  return 0;
+}
+
+static void
+bufs_release (bufset *s)
+{
+  while (s->n > 0)
+    PyBuffer_Release (&s->b[--s->n]);
+}
+
 static inline uint64_t
 load (const Py_buffer *b, size_t i)
 {
@@ -269,30 +293,18 @@ py_quantize_fast (PyObject *self, PyObject *args)
       PyErr_SetString (PyExc_ValueError, "quantize_fast: FP32 or BF16 input, n a multiple of 32");
       return NULL;
     }
-  Py_buffer bin, bsc, bco;
-  if (get_buf (&bin, oin, 0, n, in_id == MX_FP32 ? 4 : 2, "input"))
-    return NULL;
-  if (get_buf (&bsc, osc, 1, n / MX_BLOCK, 1, "scales"))
-    {
-      PyBuffer_Release (&bin);
-      return NULL;
-    }
-  if (get_buf (&bco, oco, 1, n, 1, "codes"))
-    {
-      PyBuffer_Release (&bsc);
-      PyBuffer_Release (&bin);
-      return NULL;
-    }
+  bufset s = { .n = 0 };
+  if (bufs_get (&s, oin, 0, n, in_id == MX_FP32 ? 4 : 2, "input")
+      || bufs_get (&s, osc, 1, n / MX_BLOCK, 1, "scales") || bufs_get (&s, oco, 1, n, 1, "codes"))
+    return bufs_release (&s), NULL;
   int st;
   Py_BEGIN_ALLOW_THREADS
-  st = n ? mxk_quantize (bsc.buf, bco.buf, bin.buf, (mx_format_id) in_id, (size_t) n,
+  st = n ? mxk_quantize (s.b[1].buf, s.b[2].buf, s.b[0].buf, (mx_format_id) in_id, (size_t) n,
                          (mx_format_id) elem, (mx_scale_rule) rule, (mx_rounding) rnd,
                          MX_PACKING_UNPACKED)
          : MX_OK;
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&bco);
-  PyBuffer_Release (&bsc);
-  PyBuffer_Release (&bin);
+  bufs_release (&s);
   if (st != MX_OK)
     return raise_status (st, "mxk_quantize"), NULL;
   Py_RETURN_NONE;
@@ -375,29 +387,17 @@ py_dequantize_fast (PyObject *self, PyObject *args)
       PyErr_SetString (PyExc_ValueError, "dequantize_fast: FP32 or BF16 output, n a multiple of 32");
       return NULL;
     }
-  Py_buffer bsc, bco, bout;
-  if (get_buf (&bsc, osc, 0, n / MX_BLOCK, 1, "scales"))
-    return NULL;
-  if (get_buf (&bco, oco, 0, n, 1, "codes"))
-    {
-      PyBuffer_Release (&bsc);
-      return NULL;
-    }
-  if (get_buf (&bout, oout, 1, n, out_id == MX_FP32 ? 4 : 2, "out"))
-    {
-      PyBuffer_Release (&bco);
-      PyBuffer_Release (&bsc);
-      return NULL;
-    }
+  bufset s = { .n = 0 };
+  if (bufs_get (&s, osc, 0, n / MX_BLOCK, 1, "scales") || bufs_get (&s, oco, 0, n, 1, "codes")
+      || bufs_get (&s, oout, 1, n, out_id == MX_FP32 ? 4 : 2, "out"))
+    return bufs_release (&s), NULL;
   int st;
   Py_BEGIN_ALLOW_THREADS
-  st = n ? mxk_dequantize (bout.buf, (mx_format_id) out_id, bsc.buf, bco.buf, (size_t) n,
+  st = n ? mxk_dequantize (s.b[2].buf, (mx_format_id) out_id, s.b[0].buf, s.b[1].buf, (size_t) n,
                            (mx_format_id) elem, MX_PACKING_UNPACKED)
          : MX_OK;
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&bout);
-  PyBuffer_Release (&bco);
-  PyBuffer_Release (&bsc);
+  bufs_release (&s);
   if (st != MX_OK)
     return raise_status (st, "mxk_dequantize"), NULL;
   Py_RETURN_NONE;
@@ -488,21 +488,16 @@ pack_common (PyObject *args, int unpack)
       PyErr_SetString (PyExc_ValueError, "pack: the length is not a whole number of packing groups");
       return NULL;
     }
-  Py_buffer bin, bout;
-  if (get_buf (&bin, oin, 0, unpack ? (Py_ssize_t) ps : n, 1, unpack ? "packed" : "codes"))
-    return NULL;
-  if (get_buf (&bout, oout, 1, unpack ? n : (Py_ssize_t) ps, 1, "out"))
-    {
-      PyBuffer_Release (&bin);
-      return NULL;
-    }
+  bufset s = { .n = 0 };
+  if (bufs_get (&s, oin, 0, unpack ? (Py_ssize_t) ps : n, 1, unpack ? "packed" : "codes")
+      || bufs_get (&s, oout, 1, unpack ? n : (Py_ssize_t) ps, 1, "out"))
+    return bufs_release (&s), NULL;
   int st;
   Py_BEGIN_ALLOW_THREADS
-  st = unpack ? mx_unpack (bout.buf, bin.buf, (size_t) n, elem, (mx_packing) p)
-              : mx_pack (bout.buf, bin.buf, (size_t) n, elem, (mx_packing) p);
+  st = unpack ? mx_unpack (s.b[1].buf, s.b[0].buf, (size_t) n, elem, (mx_packing) p)
+              : mx_pack (s.b[1].buf, s.b[0].buf, (size_t) n, elem, (mx_packing) p);
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&bout);
-  PyBuffer_Release (&bin);
+  bufs_release (&s);
   if (st != MX_OK)
     return raise_status (st, unpack ? "mx_unpack" : "mx_pack"), NULL;
   Py_RETURN_NONE;
