@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from . import _core, _names
-from ._formats import (FLAG_OVERFLOW, Format, FormatLike, _BUILTIN, _FIELDS, _uint, input_format,
-                       output_dtype, policy_dict, resolve_format, resolve_policy, _check_int)
+from ._formats import (FLAG_OVERFLOW, Format, FormatLike, _BUILTIN, _FIELDS, _uint, codes_array,
+                       input_format, output_dtype, policy_dict, resolve_format, resolve_policy,
+                       _check_int)
 
 ENGINES = ("auto", "exact", "fast")
 # What libmxk implements (kernels/cpu/include/mxk.h): block 32, E8M0 scales, FP32 or BF16 input,
@@ -160,7 +161,7 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
 
     xb = _blocked(x, ax, block, pad, "x")
     rb = _random_bits(random_bits, x.shape, ax, block, pad) if is_sr else None
-    nb = xb.size // block if block else 0
+    nb = xb.size // block
     s_shape, s_dt = xb.shape[:-1] + (xb.shape[-1] // block,), np.dtype(_uint(sfmt.bits))
     if out is None:
         scales, codes = np.empty(s_shape, s_dt), np.empty(xb.shape, _uint(elem.bits))
@@ -244,16 +245,11 @@ class MXArray:
         _check_int(block, "block", 1, _core.MAX_K)
         elem = resolve_format(fmt, "element", "fmt")
         sfmt = resolve_format(scale_format, "scale", "scale_format")
-        c, s = np.asarray(codes), np.asarray(scales)
-        for a, f, nm in ((c, elem, "codes"), (s, sfmt, "scales")):
-            if a.dtype.kind not in "iu":
-                raise TypeError(f"{nm} must hold integer codes, not {a.dtype}")
-            if a.size and (a.min() < 0 or int(a.max()) >> f.bits):
-                raise ValueError(f"{nm}: a code does not fit the {f.bits}-bit format {f.name}")
+        c, s = codes_array(codes, elem, "codes"), codes_array(scales, sfmt, "scales")
         if c.ndim == 0:
             raise ValueError("codes must have at least one dimension")
         ax = _axis(axis, c.ndim)
-        cb = _blocked(c.astype(_uint(elem.bits), copy=False), ax, block, True, "codes")
+        cb = _blocked(c, ax, block, True, "codes")
         want = cb.shape[:-1] + (cb.shape[-1] // block,)
         sb = np.ascontiguousarray(np.moveaxis(s, ax, -1) if s.ndim == c.ndim else s,
                                   _uint(sfmt.bits))
@@ -297,7 +293,7 @@ class MXArray:
                          scale_format=self.scale_format, engine="exact", element_flags=True,
                          random_bits=None if self._rbits_b is None else np.moveaxis(
                              self._rbits_b[..., :self._n], -1, self.axis),
-                         **{k: v for k, v in self.policy.items()})
+                         **self.policy)
             if not (np.array_equal(q._scales_b, self._scales_b)
                     and np.array_equal(q._codes_b, self._codes_b)):
                 raise AssertionError("libmxk and libmxgold disagree: please report this input")

@@ -186,6 +186,16 @@ def scale_format(exp_bits: int, man_bits: int = 0) -> Format:
                      "E8M0-style powers of two or ue4m3 in this version")
 
 
+def codes_array(codes, fmt: Format, what: str) -> np.ndarray:
+    """codes as a C-contiguous array of the unsigned type of fmt, each checked to fit it."""
+    c = np.asarray(codes)
+    if c.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integer codes, not {c.dtype}")
+    if c.size and (c.min() < 0 or int(c.max()) >> fmt.bits):
+        raise ValueError(f"{what}: a code does not fit the {fmt.bits}-bit format {fmt.name}")
+    return np.require(c.astype(_uint(fmt.bits), copy=False), requirements="C")
+
+
 def _check_int(v, what, lo, hi):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{what} must be an integer, not {type(v).__name__}")
@@ -198,7 +208,7 @@ def resolve_format(f: FormatLike, role: str, what: str) -> Format:
     if isinstance(f, str):
         fmt = Format.get(f) if f in _names.FORMATS or f in _ALIASES else None
         if fmt is None:
-            accepted = [n for n, d in _names.FORMATS.items() if _ROLE_OF[d["role"]] == role]
+            accepted = [n for n, d in _names.FORMATS.items() if d["role"] == role]
             raise ValueError(f"{what}={f!r} is not a format name; accepted: "
                              f"{', '.join(accepted)}")
     elif isinstance(f, Format):
@@ -219,7 +229,6 @@ def resolve_format(f: FormatLike, role: str, what: str) -> Format:
 
 
 _ALIASES = {d["alias"] for d in _names.FORMATS.values()}
-_ROLE_OF = {"element": "element", "scale": "scale", "ieee": "ieee"}
 
 
 def formats() -> dict[str, Format]:

@@ -8,7 +8,7 @@ import numpy as np
 from . import _core, _names
 from ._array import MXArray, _as_input, _blocked
 from ._formats import (Format, FormatLike, _BUILTIN, _IEEE_POLICY, _rounding_id, _uint,
-                       input_format, output_dtype, resolve_format, resolve_policy)
+                       codes_array, input_format, output_dtype, resolve_format, resolve_policy)
 
 
 def cast(x, to: FormatLike, *, rounding: str | None = None, profile: str = "ocp",
@@ -33,7 +33,7 @@ def cast(x, to: FormatLike, *, rounding: str | None = None, profile: str = "ocp"
         bits = np.require(x, requirements="C").view(ubits)
     else:
         src = _any_format(from_format, "from_format")
-        bits = _codes_of(x, src, "x")
+        bits = codes_array(x, src, "x")
     dst = _any_format(to, "to")
     pol, rnd = resolve_policy(profile, rounding, policy, "cast")
     rb = None
@@ -66,15 +66,6 @@ def _any_format(f, what: str) -> Format:
     return resolve_format(f, "element", what)
 
 
-def _codes_of(codes, fmt: Format, what: str) -> np.ndarray:
-    c = np.asarray(codes)
-    if c.dtype.kind not in "iu":
-        raise TypeError(f"{what} must hold integer codes, not {c.dtype}")
-    if c.size and (c.min() < 0 or int(c.max()) >> fmt.bits):
-        raise ValueError(f"{what}: a code does not fit the {fmt.bits}-bit format {fmt.name}")
-    return np.require(c.astype(_uint(fmt.bits), copy=False), requirements="C")
-
-
 def decode(codes, fmt: FormatLike, dtype=np.float32) -> np.ndarray:
     """The values of codes of ``fmt``, in ``dtype`` (exact for every element format into
     float32; NaN codes give NaN).
@@ -86,7 +77,7 @@ def decode(codes, fmt: FormatLike, dtype=np.float32) -> np.ndarray:
                                                         and fmt in ("e8m0", "ue4m3")) \
         else _BUILTIN[fmt]
     outfmt, dt = output_dtype(dtype)
-    c = _codes_of(codes, fmt, "codes")
+    c = codes_array(codes, fmt, "codes")
     out = np.empty(c.shape, dt)
     flat = c.reshape(-1)
     _core.cast(flat, flat.size, fmt.spec, outfmt.spec, _IEEE_POLICY, 0, None,
