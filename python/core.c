@@ -1002,6 +1002,34 @@ py_kernel_path (PyObject *self, PyObject *args)
   return PyUnicode_FromString (mxk_path_name (mxk_current_path ()));
 }
 
+/*----------------------------------------------------------------- random -*/
+/* random(seed, out): fill a uint64 buffer from the generator's SplitMix64 (mxvec.h), the one
+ * PRNG of mxgold, so Python inputs built from a seed match on every machine. */
+static PyObject *
+py_random (PyObject *self, PyObject *args)
+{
+  (void) self;
+  unsigned long long seed;
+  Py_buffer b;
+  if (!PyArg_ParseTuple (args, "Kw*:random", &seed, &b))
+    return NULL;
+  if (b.len % (Py_ssize_t) sizeof (uint64_t) != 0)
+    {
+      PyBuffer_Release (&b);
+      PyErr_SetString (PyExc_ValueError, "random: the buffer must hold whole uint64 words");
+      return NULL;
+    }
+  mxv_rng r = { seed };
+  size_t n = (size_t) b.len / sizeof (uint64_t);
+  uint64_t *w = b.buf;
+  Py_BEGIN_ALLOW_THREADS
+  for (size_t i = 0; i < n; i++)
+    w[i] = mxv_rng_next (&r);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&b);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
   { "quantize", py_quantize, METH_VARARGS, "libmxgold mx_quantize over blocks" },
   { "quantize_fast", py_quantize_fast, METH_VARARGS, "libmxk mxk_quantize" },
@@ -1021,6 +1049,7 @@ static PyMethodDef methods[] = {
   { "docs", py_docs, METH_VARARGS, "doc lines of a table" },
   { "versions", py_versions, METH_NOARGS, "(library, headers, MPFR) versions" },
   { "kernel_path", py_kernel_path, METH_NOARGS, "libmxk's path on this CPU" },
+  { "random", py_random, METH_VARARGS, "fill a uint64 buffer from SplitMix64(seed)" },
   { NULL, NULL, 0, NULL }
 };
 

@@ -58,10 +58,10 @@ _IEEE_NAMES = [n for n, d in _names.FORMATS.items() if d["role"] == "ieee"]
 
 
 def _any_format(f, what: str) -> Format:
-    """An element or IEEE format (cast takes both)."""
-    if isinstance(f, str) and f in _IEEE_NAMES:
+    """An element, scale or IEEE format (cast and decode take all three)."""
+    if isinstance(f, str) and f in _BUILTIN and _BUILTIN[f].role != "element":
         return _BUILTIN[f]
-    if isinstance(f, Format) and f.role == "ieee":
+    if isinstance(f, Format) and f.role != "element":
         return f
     return resolve_format(f, "element", what)
 
