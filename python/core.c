@@ -904,8 +904,10 @@ py_profile (PyObject *self, PyObject *args)
     PyTuple_SET_ITEM (t, i, PyLong_FromLong (mx_policy_get (&pol, (mx_policy_field) i)));
   if (!t)
     return NULL;
-  return Py_BuildValue ("(Niss)", t, (int) r, mx_profile_name ((mx_profile_id) id),
-                        mx_profile_doc ((mx_profile_id) id));
+  return Py_BuildValue ("(Nisssi)", t, (int) r, mx_profile_name ((mx_profile_id) id),
+                        mx_profile_doc ((mx_profile_id) id),
+                        mx_profile_source ((mx_profile_id) id),
+                        mx_profile_proven ((mx_profile_id) id));
 }
 
 /* policy_field(i) -> (name, doc, [value names], [value docs], lo, hi, ocp, base) */

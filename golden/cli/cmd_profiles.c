@@ -2,6 +2,12 @@
  * SPDX-License-Identifier: MIT */
 #include "cli.h"
 
+static const char *const proof[] = {
+  "not run: derived from the source (docs/profiles.md says why)",
+  "proven: a real run matches it bit for bit (docs/conformance.md)",
+  "the specification itself",
+};
+
 static int
 run (cli_args *a)
 {
@@ -19,7 +25,8 @@ run (cli_args *a)
                                   mx_policy_get (&p, (mx_policy_field) f));
           fprintf (o, " %s=%s", mx_policy_field_get ((mx_policy_field) f)->name, v);
         }
-      fprintf (o, "\n    %s\n", mx_profile_doc ((mx_profile_id) i));
+      fprintf (o, "\n    %s\n    source: %s\n    %s\n", mx_profile_doc ((mx_profile_id) i),
+               mx_profile_source ((mx_profile_id) i), proof[mx_profile_proven ((mx_profile_id) i)]);
     }
   return cli_out_close (a);
 }
@@ -27,6 +34,7 @@ run (cli_args *a)
 static const int options[] = { 0 };
 
 const cli_command cli_profiles = {
-  "profiles", "List the named profiles: each one's rounding and every policy field, and the "
-  "implementation it reproduces (docs/profiles.md).", "", NULL, options, 0, run
+  "profiles", "List the named profiles: each one's rounding and every policy field, the "
+  "implementation and code path it reproduces, and whether a real run proved it "
+  "(docs/profiles.md, docs/conformance.md).", "", NULL, options, 0, run
 };

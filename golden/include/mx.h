@@ -106,6 +106,11 @@ int mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v);
 int mx_profile_get (mx_policy *pol, mx_rounding *rnd, mx_profile_id id);
 const char *mx_profile_name (mx_profile_id p);
 const char *mx_profile_doc (mx_profile_id p);
+/* The library version(s) and code path a profile reproduces, and how it is known: 1 a real run
+ * of that code matches it bit for bit (docs/conformance.md), 0 derived from the source, not run,
+ * 2 the specification itself; -1 for no such profile. */
+const char *mx_profile_source (mx_profile_id p);
+int mx_profile_proven (mx_profile_id p);
 
 /*------------------------------------------------------------------ names -*/
 /* Name and doc line of each table entry (NULL out of range); parse: the entry, or -1. */

@@ -142,7 +142,7 @@ mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v)
 /*---------------------------------------------------------------- profiles -*/
 /* One setter per profile: the OCP policy, then the row's overrides. */
 #define MX_SET(field, value) p->field = MX_##value;
-#define MX_PROFILE(id, nm, rounding, desc, ...) \
+#define MX_PROFILE(id, nm, rounding, desc, src, proof, ...) \
   static void set_##id (mx_policy *p) { *p = ocp; __VA_ARGS__ }
 #include "mx/profiles.def"
 #undef MX_PROFILE
@@ -150,13 +150,21 @@ mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v)
 
 static const struct
 {
-  const char *name, *doc;
+  const char *name, *doc, *source;
+  int proven;
   mx_rounding rnd;
   void (*set) (mx_policy *);
 } profiles[MX_PROFILE_COUNT] = {
-#define MX_PROFILE(id, nm, rounding, desc, ...) { nm, desc, MX_##rounding, set_##id },
+#define RUN 1
+#define SOURCE 0
+#define SPEC 2
+#define MX_PROFILE(id, nm, rounding, desc, src, proof, ...) \
+  { nm, desc, src, proof, MX_##rounding, set_##id },
 #include "mx/profiles.def"
 #undef MX_PROFILE
+#undef RUN
+#undef SOURCE
+#undef SPEC
 };
 
 int
@@ -180,6 +188,18 @@ const char *
 mx_profile_doc (mx_profile_id p)
 {
   return (unsigned) p < MX_PROFILE_COUNT ? profiles[p].doc : NULL;
+}
+
+const char *
+mx_profile_source (mx_profile_id p)
+{
+  return (unsigned) p < MX_PROFILE_COUNT ? profiles[p].source : NULL;
+}
+
+int
+mx_profile_proven (mx_profile_id p)
+{
+  return (unsigned) p < MX_PROFILE_COUNT ? profiles[p].proven : -1;
 }
 
 int

@@ -212,7 +212,9 @@ emit_docs (void)
     }
   printf ("\n## Profiles\n\nEach profile is an element rounding plus the fields where it differs "
           "from `ocp`.\nSources and limits: `docs/profiles.md`.\n\n"
-          "| profile | rounding | differs from ocp in | reproduces |\n|---|---|---|---|\n");
+          "| profile | rounding | differs from ocp in | reproduces | source | proven by a run |\n"
+          "|---|---|---|---|---|---|\n");
+  static const char *const proof[] = { "no", "yes", "(the spec)" };
   for (int p = 0; p < MX_PROFILE_COUNT; p++)
     {
       mx_policy pol;
@@ -227,7 +229,9 @@ emit_docs (void)
                                     mx_policy_get (&pol, (mx_policy_field) f));
             printf ("%s`%s=%s`", any++ ? " " : "", mx_policy_field_get ((mx_policy_field) f)->name, v);
           }
-      printf ("%s | %s |\n", any ? "" : "—", mx_profile_doc ((mx_profile_id) p));
+      printf ("%s | %s | %s | %s |\n", any ? "" : "—", mx_profile_doc ((mx_profile_id) p),
+              mx_profile_source ((mx_profile_id) p),
+              proof[mx_profile_proven ((mx_profile_id) p)]);
     }
   return 0;
 }

@@ -20,7 +20,9 @@ def main(argv=None) -> int:
         mxgold.format_table()
     elif a.what == "profiles":
         for name, d in mxgold.profiles().items():
-            print(f"{name:14} {d['rounding']:4} {d['doc']}")
+            proof = {"run": "proven by a run", "source": "not run: from the source",
+                     "spec": "the specification"}[d["proof"]]
+            print(f"{name:14} {d['rounding']:4} {d['doc']}\n{'':19}{d['source']} [{proof}]")
     elif a.what == "info":
         for k, v in mxgold.version().items():
             print(f"{k}: {v}")

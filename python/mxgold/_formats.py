@@ -292,7 +292,7 @@ def _rounding_id(r: str, what: str = "rounding", allow_sr: bool = True) -> int:
 def resolve_policy(profile: str, rounding: str | None, overrides: Mapping[str, Any],
                    caller: str) -> tuple[tuple, int]:
     """(policy tuple, rounding id) of a profile with overrides by Python field name."""
-    pol, rnd, _, _ = _core.profile(_profile_id(profile))
+    pol, rnd = _core.profile(_profile_id(profile))[:2]
     pol = list(pol)
     for k, v in overrides.items():
         if k not in _PY:
@@ -324,15 +324,19 @@ def policy(profile: str = "ocp", **overrides) -> dict[str, Any]:
 
 
 def profiles() -> dict[str, dict[str, Any]]:
-    """Every profile: its element rounding, its one-line description and its policy.
+    """Every profile: its element rounding, its one-line description, its policy, the code it
+    reproduces (``source``), and ``proof``: "run" (a real run of that code matches it bit for bit,
+    ``proven`` True), "source" (derived from reading the code) or "spec".
 
     >>> mxgold.profiles()["microxcaling"]["rounding"]
     'rna'
     """
     out = {}
     for i, name in enumerate(_names.PROFILES):
-        pol, rnd, _, doc = _core.profile(i)
-        out[name] = {"rounding": _names.ROUNDINGS[rnd], "doc": doc, "policy": policy_dict(pol)}
+        pol, rnd, _, doc, source, proven = _core.profile(i)
+        out[name] = {"rounding": _names.ROUNDINGS[rnd], "doc": doc, "policy": policy_dict(pol),
+                     "source": source, "proven": proven == 1,
+                     "proof": ("source", "run", "spec")[proven]}
     return out
 
 

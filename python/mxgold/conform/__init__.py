@@ -31,6 +31,21 @@ from typing import Any
 ADAPTERS = ("ml_dtypes", "gfloat", "pychop", "onnx_reference", "onnxruntime", "gguf",
             "torchao", "quark")
 
+# Implementations whose profile stays derived from their source, and why they cannot run here.
+NOT_RUN = [
+    {"name": "TransformerEngine", "profile": "te-mxfp8",
+     "path": "common/cast/mxfp8 (cvt.rp.satfinite.ue8m0x2.f32, cvt.rn.satfinite.e4m3x2)",
+     "reason": "CUDA only (sm_100 PTX); no GPU on the conformance machine"},
+    {"name": "microxcaling", "profile": "microxcaling",
+     "path": "mx/mx_ops.py _quantize_mx, round='nearest'",
+     "reason": "not on PyPI (github.com/microsoft/microxcaling)"},
+    {"name": "torchao (GPU)", "profile": "torchao-rceil",
+     "path": "mx_formats triton/CUDA kernels, torch.compile to_mx",
+     "reason": "needs a CUDA GPU; the CPU eager path is run"},
+    {"name": "ggml (C)", "profile": "ggml-mxfp4",
+     "path": "ggml-quants.c quantize_row_mxfp4_ref",
+     "reason": "C library, not on PyPI; its Python port in gguf is run"},
+]
 
 @dataclasses.dataclass(frozen=True)
 class Mode:
@@ -87,4 +102,4 @@ def adapter(name: str) -> Any:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-__all__ = ["ADAPTERS", "Mode", "NotRunnable", "adapter"]
+__all__ = ["ADAPTERS", "NOT_RUN", "Mode", "NotRunnable", "adapter"]

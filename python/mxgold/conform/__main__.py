@@ -1,0 +1,154 @@
+"""python -m mxgold.conform: run third-party MX implementations against their mxgold profiles.
+
+Exit status: 0 when every mode that ran matched its profile bit for bit (documented exceptions
+aside), 1 when some did not (or, with --expect-mismatch, when none did), 2 on a usage error,
+77 when none of the selected implementations is installed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from . import ADAPTERS, adapter
+from . import _report, _runner
+
+EPILOG = """\
+examples:
+  python -m mxgold.conform --list
+  python -m mxgold.conform --light --random 2000 --markdown conformance.md
+  python -m mxgold.conform --only pychop --sabotage zero-sign=keep --expect-mismatch
+The inputs (probe classes and random sweep) depend only on --seed, --random and --probe.
+ci/conform.sh runs the whole matrix in a venv with the pinned versions (docs/conformance.md)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m mxgold.conform",
+        description="Run each installed third-party MX implementation on the same inputs as "
+        "mxgold and compare bit for bit with the profile that claims to reproduce it (and with "
+        "ocp).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--list", action="store_true",
+                   help="list the adapters, the installed version of each and its modes; exit")
+    p.add_argument("--only", metavar="A,B", help="adapters to run (default: every installed one)")
+    p.add_argument("--light", action="store_true",
+                   help="only the adapters that need no torch (those ci/test.sh runs)")
+    p.add_argument("--mode", metavar="M,N", help="only these modes (by name) of the adapters")
+    p.add_argument("--seed", type=int, default=2026, help="input seed (default 2026)")
+    p.add_argument("--random", type=int, default=100000, metavar="N",
+                   help="random blocks per format x input x mode; a cast mode takes 32*N values "
+                   "(default 100000)")
+    p.add_argument("--probe", type=int, default=2000, metavar="N",
+                   help="blocks per probe class (default 2000)")
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    p.add_argument("--markdown", metavar="PATH", help="write the matrix as Markdown")
+    p.add_argument("--html", metavar="PATH", help="write the matrix as one HTML page with plots")
+    p.add_argument("--sabotage", metavar="FIELD=VALUE", action="append", default=[],
+                   help="override a policy field in every mode (a test that the comparison can "
+                   "fail); implies no outputs are meant for publishing")
+    p.add_argument("--expect-mismatch", action="store_true",
+                   help="exit 0 only if some mode reported mismatches (with --sabotage)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+def _sabotage(items: list[str], p: argparse.ArgumentParser) -> dict:
+    import mxgold
+    from mxgold import _names
+
+    out = {}
+    for it in items:
+        field, sep, value = it.partition("=")
+        field = field.replace("_", "-")
+        if not sep or field not in _names.POLICY_FIELDS:
+            p.error(f"--sabotage {it!r}: expected FIELD=VALUE with FIELD one of "
+                    f"{', '.join(_names.POLICY_FIELDS)}")
+        out[field.replace("-", "_")] = int(value) if value.isdigit() else value
+    try:
+        mxgold.policy("ocp", **out)
+    except (ValueError, TypeError) as e:
+        p.error(f"--sabotage: {e}")
+    return out
+
+
+def _select(args, p) -> list[str]:
+    names = list(ADAPTERS)
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        for n in names:
+            if n not in ADAPTERS:
+                p.error(f"--only: unknown adapter {n!r}; known: {', '.join(ADAPTERS)}")
+    if args.light:
+        names = [n for n in names if adapter(n).LIGHT]
+    return names
+
+
+def _write(path: str, text: str) -> None:
+    """Write text to path through a temporary file and a rename: never a half-written file."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def main(argv=None) -> int:
+    p = _parser()
+    args = p.parse_args(argv)
+    if args.random < 1 or args.probe < 1:
+        p.error("--random and --probe must be at least 1")
+    if args.expect_mismatch and not args.sabotage:
+        p.error("--expect-mismatch goes with --sabotage")
+    names = _select(args, p)
+    sab = _sabotage(args.sabotage, p)
+    if args.list:
+        for n in ADAPTERS:
+            ad = adapter(n)
+            v = _runner.package_version(ad.PACKAGE) or "not installed"
+            print(f"{n:15} {ad.PACKAGE} {v} (tested {ad.TESTED}){'' if ad.LIGHT else ' [full]'}")
+            for m in ad.modes():
+                print(f"    {m.name:22} profile {m.profile:15} {m.path}")
+        return 0
+    modes = set(m.strip() for m in args.mode.split(",")) if args.mode else None
+
+    def progress(s):
+        if not args.quiet:
+            print(s, file=sys.stderr, flush=True)
+
+    t0 = time.monotonic()
+    recs = []
+    for n in names:
+        progress(f"== {n}")
+        recs.append(_runner.run_adapter(n, seed=args.seed, n_random=args.random,
+                                        n_probe=args.probe, modes=modes, sabotage=sab,
+                                        progress=progress))
+    result = _report.result(recs, seed=args.seed, n_random=args.random, n_probe=args.probe,
+                            sabotage=sab, seconds=time.monotonic() - t0)
+    if args.json:
+        _write(args.json, json.dumps(result, indent=1, sort_keys=False) + "\n")
+    if args.markdown:
+        _write(args.markdown, _report.markdown(result))
+    if args.html:
+        _write(args.html, _report.html(result))
+    print(_report.summary(result))
+    ran = [r for r in recs if r["status"] == "run"]
+    if not ran:
+        print("no selected implementation is installed: skipped", file=sys.stderr)
+        return 77
+    bad = result["mismatching_modes"]
+    if args.expect_mismatch:
+        return 0 if bad else 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
