@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ci/test.sh -- the test run, in legs: deps; the main build (-Werror) and every CTest test;
 # the unit and fuzz-replay suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-# the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest;
+# the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest; the
+# light third-party implementations against their profiles (python -m mxgold.conform);
 # libFuzzer on every harness for a bounded time (clang).
 # Exit non-zero on any failure.  MX_FUZZ_SECONDS (default 30) sets the time per harness.
 set -euo pipefail
@@ -16,8 +17,8 @@ leg "build (RelWithDebInfo, -Wall -Wextra -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON -DMX_PYTHON=ON >/dev/null
 cmake --build build -j"$jobs"
 
-leg "ctest (all labels)"
-(cd build && ctest -j"$jobs" --output-on-failure)
+leg "ctest (every label but thirdparty, which runs in the Python leg's venv)"
+(cd build && ctest -j"$jobs" -LE thirdparty --output-on-failure)
 
 leg "ASan + UBSan build: unit and fuzz-replay suites"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF \
@@ -34,9 +35,12 @@ $vg build/bin/tverify > /dev/null
 leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md)"
 rm -rf build/pyvenv
 "${PYTHON:-python3}" -m venv build/pyvenv
-build/pyvenv/bin/pip install -q '.[test]'
+build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
 (cd build && MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
    ../python/tests)
+
+leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty)"
+(cd build && ctest -j"$jobs" -L thirdparty --output-on-failure)
 
 leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
 if command -v clang >/dev/null; then

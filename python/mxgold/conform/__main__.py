@@ -43,12 +43,15 @@ def _parser() -> argparse.ArgumentParser:
                    "(default 100000)")
     p.add_argument("--probe", type=int, default=2000, metavar="N",
                    help="blocks per probe class (default 2000)")
+    p.add_argument("--vectors", metavar="DIR",
+                   help="also run every input of the committed suite in DIR (class 'suite')")
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write the matrix as Markdown")
     p.add_argument("--html", metavar="PATH", help="write the matrix as one HTML page with plots")
     p.add_argument("--sabotage", metavar="FIELD=VALUE", action="append", default=[],
                    help="override a policy field in every mode (a test that the comparison can "
-                   "fail); implies no outputs are meant for publishing")
+                   "fail; not a conformance result); 'adapter' flips the field each adapter "
+                   "names (its SABOTAGE)")
     p.add_argument("--expect-mismatch", action="store_true",
                    help="exit 0 only if some mode reported mismatches (with --sabotage)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
@@ -60,6 +63,8 @@ def _sabotage(items: list[str], p: argparse.ArgumentParser) -> dict:
     from mxgold import _names
 
     out = {}
+    if items == ["adapter"]:
+        return "adapter"
     for it in items:
         field, sep, value = it.partition("=")
         field = field.replace("_", "-")
@@ -110,6 +115,8 @@ def main(argv=None) -> int:
         p.error("--expect-mismatch goes with --sabotage")
     names = _select(args, p)
     sab = _sabotage(args.sabotage, p)
+    if args.vectors and not os.path.isdir(args.vectors):
+        p.error(f"--vectors {args.vectors!r}: not a directory")
     if args.list:
         for n in ADAPTERS:
             ad = adapter(n)
@@ -129,8 +136,8 @@ def main(argv=None) -> int:
     for n in names:
         progress(f"== {n}")
         recs.append(_runner.run_adapter(n, seed=args.seed, n_random=args.random,
-                                        n_probe=args.probe, modes=modes, sabotage=sab,
-                                        progress=progress))
+                                        n_probe=args.probe, vectors=args.vectors, modes=modes,
+                                        sabotage=sab, progress=progress))
     result = _report.result(recs, seed=args.seed, n_random=args.random, n_probe=args.probe,
                             sabotage=sab, seconds=time.monotonic() - t0)
     if args.json:

@@ -22,6 +22,7 @@ from .._formats import Format, _bf16_dtype
 # The probe classes of a block run, in the matrix's column order, with what each separates
 # (the numbered probes of docs/conformance.md).
 BLOCK_CLASSES = {
+    "suite": "every input block of the committed suite (vectors/) for this format and input",
     "random": "seeded random blocks: random signs, mantissas, exponents spread under amax",
     "ties": "elements exactly halfway between two codes after the block's FLOOR scale (2)",
     "amax-edges": "amax at, just below and just above 2^k and max*2^k (1, 3, 9)",
@@ -39,6 +40,7 @@ BLOCK_CLASSES = {
 }
 
 CAST_CLASSES = {
+    "suite": "every input of the committed suite's casts (vectors/) to this format",
     "exhaustive": "every bit pattern of the input type (FP16, BF16)",
     "grid": "every value of the target, every midpoint, and their neighbours in the input (2, 4)",
     "overflow": "around and past the target's max, and +-Inf (4)",
@@ -144,17 +146,43 @@ def _fill(st: _Stream, nb: int, k: int, inp: str, scale_e: np.ndarray, fmt: Form
                    inp)
 
 
+def suite(vectors: str, op: str, fmt_name: str, inp: str, k: int = 1) -> np.ndarray | None:
+    """The distinct inputs of the committed suite's ``op`` files (quantize: blocks of k; cast:
+    values) to one format from one input type, or None if there are none."""
+    import glob
+    import os
+
+    parts = []
+    for path in sorted(glob.glob(os.path.join(vectors, "**", "*.mxv"), recursive=True)):
+        h, names, data = _core.read_mxv(path)
+        if h["op"] != op or h["elem"] != fmt_name or h["in"] != inp or (
+                op == "quantize" and (h["k"] != k or h["scale"] != "e8m0")):
+            continue
+        i = [n for n, _ in names].index("in")
+        parts.append(np.frombuffer(data[i], np.uint64).astype(uint(inp)).reshape(h["cases"], -1))
+    if not parts:
+        return None
+    a = np.unique(np.concatenate(parts), axis=0).view(dtype(inp))
+    return a.reshape(-1, k) if op == "quantize" else a.reshape(-1)
+
+
 def block_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
-                 n_probe: int = 1000, k: int = 32) -> dict[str, np.ndarray]:
+                 n_probe: int = 1000, k: int = 32, vectors: str | None = None
+                 ) -> dict[str, np.ndarray]:
     """The block inputs for one element format and input type: {class: (blocks, k) array}.
 
-    n_random random blocks; about n_probe blocks per probe class.
+    n_random random blocks; about n_probe blocks per probe class; the committed suite's blocks
+    when ``vectors`` names its directory.
     """
     fmt = Format.get(fmt_name)
     dt = dtype(inp)
     emin, emax, m = _limits(inp)
     lo, hi = _exp_range(fmt, inp)
     out: dict[str, np.ndarray] = {}
+    if vectors:
+        v = suite(vectors, "quantize", fmt_name, inp, k)
+        if v is not None:
+            out["suite"] = v
 
     def stream(cls):
         return _Stream(seed, cls, fmt_name, inp)
@@ -163,14 +191,14 @@ def block_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
     out["random"] = _random_blocks(st, n_random, k, inp, max(emin - 4, -140),
                                    min(emax, 130) if inp != "fp64" else 140)
 
-    # ties: amax = max-binade power of two at scale s (FLOOR picks s), the rest at midpoints
+    # ties: amax = max * 2^s (FLOOR picks s), the rest at midpoints of the grid times 2^s
     st = stream("ties")
     g = _grid(fmt)
     mids = (g[:-1] + g[1:]) / 2
     s = st.ints(n_probe, lo, hi)
     pick = mids[st.ints(n_probe * k, 0, mids.size - 1)].reshape(n_probe, k)
     t = np.ldexp(pick * st.signs(n_probe * k).reshape(n_probe, k), s[:, None])
-    t[np.arange(n_probe), st.ints(n_probe, 0, k - 1)] = np.ldexp(2.0 ** fmt.emax, s)
+    t[np.arange(n_probe), st.ints(n_probe, 0, k - 1)] = np.ldexp(float(fmt.max), s)
     out["ties"] = t.astype(dt)
 
     # amax edges: 2^j and max*2^j (j around the scale range), exactly and one ulp either side
@@ -258,13 +286,18 @@ def block_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
     return {c: np.ascontiguousarray(out[c]) for c in BLOCK_CLASSES if c in out}
 
 
-def cast_inputs(fmt_name: str, inp: str, seed: int, n_random: int) -> dict[str, np.ndarray]:
+def cast_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
+                vectors: str | None = None) -> dict[str, np.ndarray]:
     """Scalar-cast inputs for one target format and input type: {class: 1-D array}."""
     fmt = Format.get(fmt_name)
     dt = dtype(inp)
     bits, ebits, m = _IEEE[inp]
     emin, emax, _ = _limits(inp)
     out: dict[str, np.ndarray] = {}
+    if vectors:
+        v = suite(vectors, "cast", fmt_name, inp)
+        if v is not None:
+            out["suite"] = v
     if bits == 16:
         out["exhaustive"] = np.arange(1 << 16, dtype=np.uint16).view(dt)
     g = _grid(fmt) if fmt.role == "element" or fmt.special != "pow2" else None

@@ -92,8 +92,9 @@ def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]
              "elements": [{"i": int(e), "in": _value_str(x[i], e), "lib": _hex(lc[i, e], fbits),
                            "mxgold": _hex(gc[i, e], fbits)} for e in j[:4]]}
         if ls[i] != gs[i]:
-            amax = np.nanmax(np.abs(x[i].astype(np.float64)))
-            d["amax"] = repr(float(amax))
+            a = np.abs(x[i].astype(np.float64))
+            a = a[~np.isnan(a)]
+            d["amax"] = repr(float(a.max())) if a.size else "nan"
         return d
     return bad, describe
 
@@ -143,7 +144,7 @@ def _where(fmt, inp, cls, i, d):
 
 
 def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
-             profile: str | None = None, policy: dict | None = None,
+             vectors: str | None = None, profile: str | None = None, policy: dict | None = None,
              progress: Callable[[str], None] | None = None) -> dict:
     """Run one mode over its formats x inputs x classes; returns {"classes": {cls: Cell},
     "runs": [...]}.  profile/policy override the mode's (sabotage runs)."""
@@ -157,9 +158,10 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
         for inp in mode.inputs:
             t0 = time.monotonic()
             if mode.kind == "cast":
-                classes = _inputs.cast_inputs(fmt, inp, seed, n_random * 32)
+                classes = _inputs.cast_inputs(fmt, inp, seed, n_random * 32, vectors)
             else:
-                classes = _inputs.block_inputs(fmt, inp, seed, n_random, n_probe, mode.block)
+                classes = _inputs.block_inputs(fmt, inp, seed, n_random, n_probe, mode.block,
+                                               vectors)
             n_items = 0
             for cls, x in classes.items():
                 rb = (_inputs.random_bits(seed, x.shape, ad.NAME, mode.name, fmt, inp, cls)
@@ -202,7 +204,8 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
 
 
 def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
-                modes: set | None = None, sabotage: dict | None = None,
+                vectors: str | None = None, modes: set | None = None,
+                sabotage: dict | None = None,
                 progress: Callable[[str], None] | None = None) -> dict:
     """Run every mode of one adapter; returns its JSON record."""
     ad = adapter(name)
@@ -215,6 +218,9 @@ def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
         rec["reason"] = f"{ad.PACKAGE} is not installed"
         return rec
     rec["status"] = "run"
+    if sabotage == "adapter":
+        sabotage = dict(ad.SABOTAGE)
+        rec["sabotage"] = sabotage
     for mode in ad.modes():
         if modes and mode.name not in modes:
             continue
@@ -226,7 +232,7 @@ def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
         t0 = time.monotonic()
         try:
             r = run_mode(ad, mode, seed=seed, n_random=n_random, n_probe=n_probe,
-                         policy=sabotage, progress=progress)
+                         vectors=vectors, policy=sabotage, progress=progress)
         except NotRunnable as e:
             m["status"] = "not run"
             m["reason"] = str(e)
