@@ -110,13 +110,15 @@ nan_code (const mx_format *f, int neg, const mx_policy *pol)
 {
   uint64_t sb = f->sign && neg ? 1ull << (f->bits - 1) : 0;
   if (f->special == MX_SPECIAL_IEEE)
-    return sb | (msk (f->ebits) << f->mbits) | (1ull << (f->mbits - 1));
+    return sb | (msk (f->ebits) << f->mbits)
+           | (f->role == MX_ROLE_ELEM && pol->nan_code == MX_NAN_CODE_ONES ? msk (f->mbits)
+                                                                            : 1ull << (f->mbits - 1));
   if (f->special == MX_SPECIAL_FN || is_pow2fmt (f))
     return sb | msk (f->bits - f->sign);
   if (pol->nan_elem == MX_NAN_ELEM_MAX)
     return s_max_mag (f);
-  if (pol->nan_elem == MX_NAN_ELEM_NEGZERO && !is_int (f))
-    return 1ull << (f->bits - 1);
+  if (pol->nan_elem == MX_NAN_ELEM_FLIPZERO && !is_int (f))
+    return neg ? 0 : 1ull << (f->bits - 1);
   return 0;
 }
 
@@ -131,6 +133,74 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
   if (is_int (f) && neg && pol->int_range == MX_INT_RANGE_FULL)
     limit++;
 
+  if (is_pow2fmt (f) && x.cls != S_NAN)
+    {
+      /* scale-cast: what a cast into E8M0 makes of zero, a sign, Inf (and, strict, range) */
+      int zero = x.cls == S_ZERO, inf = x.cls == S_INF;
+      switch (pol->scale_cast)
+        {
+        case MX_SCALE_CAST_ABS:
+          if (zero || inf)
+            {
+              *flags = MX_FLAG_INVALID;
+              return zero ? 0 : nan_code (f, 0, pol);
+            }
+          if (neg)
+            fl = MX_FLAG_INVALID;
+          neg = x.neg = 0;
+          break;
+        case MX_SCALE_CAST_CLAMP:
+          if (zero || neg)
+            {
+              *flags = MX_FLAG_INVALID;
+              return 0;
+            }
+          break;
+        case MX_SCALE_CAST_STRICT:
+          if (zero || neg || inf || flog2 (x) < s_emin (f)
+              || flog2 (x) > s_emax (f) || (flog2 (x) == s_emax (f) && (x.sig & (x.sig - 1))))
+            {
+              *flags = MX_FLAG_INVALID;
+              return nan_code (f, 0, pol);
+            }
+          break;
+        default:
+          break;
+        }
+      /* scale-bottom subnormal: |x| < 2^(emin+1) rounds on {0, 2^(emin+1)}, 0 written 0x00 */
+      if (pol->scale_bottom == MX_SCALE_BOTTOM_SUBNORMAL && x.cls == S_FINITE && !neg
+          && flog2 (x) < s_emin (f) + 1)
+        {
+          long E = flog2 (x);
+          int pw = (x.sig & (x.sig - 1)) == 0;
+          int c = E < s_emin (f) ? -1 : pw ? 0 : 1; /* |x| vs 2^emin */
+          int up;
+          switch (rnd)
+            {
+            case MX_RNE: case MX_RNZ: up = c > 0; break;
+            case MX_RNA: up = c >= 0; break;
+            case MX_RUP: case MX_RTO: up = 1; break;
+            case MX_SR:
+              {
+                /* up iff |x| + r * 2^(emin+1-R) >= 2^(emin+1), in units of 2^(emin+1-R-64) */
+                unsigned R = pol->sr_bits;
+                long sh = x.exp - (s_emin (f) + 1 - (long) R - 64);
+                /* |x| < 2^(emin+1) keeps xs below 2^(R+64); bits shifted out leave a sticky 1 */
+                u128 xs = sh >= 0    ? (u128) x.sig << sh
+                          : -sh >= 64 ? 1
+                                      : ((u128) x.sig >> -sh) | ((x.sig & msk ((unsigned) -sh)) != 0);
+                u128 r = (u128) (rbits & msk (R)) << 64;
+                up = xs + r >= (u128) 1 << (R + 64);
+                break;
+              }
+            default: up = 0; break;
+            }
+          if (up || c != 0)
+            fl |= MX_FLAG_INEXACT | (c < 0 ? MX_FLAG_UNDERFLOW : 0);
+          *flags = fl;
+          return up ? 1 : 0;
+        }
+    }
   if (x.cls == S_NAN || (is_pow2fmt (f) && (neg || x.cls == S_ZERO))
       || (!f->sign && neg && x.cls != S_ZERO))
     {
@@ -238,7 +308,7 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
   if (ovf)
     {
       int tz = rnd == MX_RTZ || rnd == MX_RTO || (rnd == MX_RDN && !neg) || (rnd == MX_RUP && neg);
-      fl = MX_FLAG_OVERFLOW | MX_FLAG_INEXACT;
+      fl = (fl & MX_FLAG_INVALID) | MX_FLAG_OVERFLOW | MX_FLAG_INEXACT;
       if (pol->overflow == MX_OVERFLOW_SAT || tz || f->special == MX_SPECIAL_NONE || is_int (f))
         mag = limit;
       else if (f->special == MX_SPECIAL_IEEE)
@@ -279,6 +349,16 @@ s_cmp_mag (s_val a, s_val b)
   return cmp_dy (a.sig, a.exp, b.sig, b.exp);
 }
 
+s_val
+s_narrow_fp32 (s_val a) /* round a to FP32 (RNE, IEEE overflow, gradual underflow), signed */
+{
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  unsigned fl;
+  if (a.cls == S_NAN)
+    return a;
+  return s_decode (f32, s_encode (f32, a, MX_RNE, 0, &s_ieee, &fl));
+}
+
 static s_val
 fp32_of (s_val a) /* round |a| to FP32 (RNE, IEEE overflow) */
 {
@@ -307,6 +387,39 @@ c_k (int k)
               + ((lo * (y >> 62)) >> 62)) / (u128) (n + 1);
     }
   return sum;
+}
+
+/* 2^(2^-k) - 1 in Q124, by the series of e^y - 1, y = ln2 * 2^-k (k >= 16) */
+static u128
+d_k (int k)
+{
+  const u128 ln2_q128 = ((u128) 0xB17217F7D1CF79ABull << 64) | 0xC9E3B39803F2F6AFull;
+  u128 y = (ln2_q128 >> 4) >> k; /* Q124 */
+  u128 term = y, sum = 0;
+  for (int n = 1; n < 12 && term; n++)
+    {
+      sum += term;
+      u128 hi = term >> 62, lo = term & (((u128) 1 << 62) - 1);
+      term = ((hi * (y >> 62)) + ((hi * (y & (((u128) 1 << 62) - 1))) >> 62)
+              + ((lo * (y >> 62)) >> 62)) / (u128) (n + 1);
+    }
+  return sum;
+}
+
+/* fl32(a / b) for finite nonzero a, b: a 62-bit quotient with a sticky bit, then one RNE */
+static s_val
+div32 (s_val a, s_val b)
+{
+  int la = bitlen (a.sig);
+  u128 num = (u128) a.sig << (120 - la), qq = num / b.sig;
+  int sticky = num % b.sig != 0, bl = 0;
+  for (u128 t = qq; t; t >>= 1)
+    bl++;
+  int sh = bl - 62;
+  s_val q = { S_FINITE, 0, (uint64_t) (qq >> sh), a.exp - (120 - la) - b.exp + sh };
+  if (sticky || (qq & ((((u128) 1) << sh) - 1)))
+    q.sig = (q.sig << 1) | 1, q.exp--;
+  return fp32_of (q);
 }
 
 static long
@@ -380,6 +493,30 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
           return LONG_MIN / 2;
         return flog2 (p) + !((p.sig & (p.sig - 1)) == 0);
       }
+    case MX_SCALE_RCEIL_LOG2F:
+      {
+        /* ceil(RN32(log2 q)), q = fl32(fl32(a) / max): log2 q = e + log2 m, m in [1, 2) */
+        s_val a32 = fp32_of (a);
+        if (a32.cls == S_INF)
+          return LONG_MAX / 2;
+        if (a32.cls == S_ZERO)
+          return LONG_MIN / 2;
+        s_val q = div32 (a32, mx);
+        if (q.cls == S_ZERO)
+          return LONG_MIN / 2;
+        long e = flog2 (q);
+        if ((q.sig & (q.sig - 1)) == 0)
+          return e;
+        if (e == 0)
+          return 1; /* log2 q in (0, 1) is never rounded to 0 */
+        /* RN32 gives e iff log2 m is below half the FP32 spacing next to e on q's side */
+        long ae = e > 0 ? e : -e;
+        int j = 63 - __builtin_clzl ((unsigned long) ae);
+        int k = 24 - j + (e < 0 && (ae & (ae - 1)) == 0);
+        int L = bitlen (q.sig);
+        u128 m1 = (u128) (q.sig - (1ull << (L - 1))) << (125 - L); /* m - 1 in Q124 */
+        return e + !(m1 < d_k (k));
+      }
     case MX_SCALE_FLOOR_LOG2F:
       {
         s_val a32 = fp32_of (a);
@@ -420,11 +557,21 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
   long imax = -1;
   /* in == NULL: exact values, passed as FP64 bit patterns */
   const mx_format *dec = in ? in : mx_format_get (MX_FP64);
+  /* wide-input fp32: FP64 and exact inputs become FP32 inputs */
+  const mx_format *eff = pol->wide_input == MX_WIDE_INPUT_FP32 && (in == NULL || in->bits > 32)
+                             ? mx_format_get (MX_FP32) : in;
   for (size_t i = 0; i < k; i++)
     {
       v[i] = s_decode (dec, bits[i]);
-      if (in && pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
-          && flog2 (v[i]) < 1 - in->bias)
+      if (eff != in)
+        {
+          s_val w = s_narrow_fp32 (v[i]);
+          if (w.cls != v[i].cls || (w.cls == S_FINITE && s_cmp_mag (w, v[i]) != 0))
+            bf |= MX_FLAG_INEXACT;
+          v[i] = w;
+        }
+      if (eff && pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
+          && flog2 (v[i]) < 1 - eff->bias)
         v[i].cls = S_ZERO, bf |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
       if (v[i].cls == S_NAN)
         has_nan = 1;
@@ -440,7 +587,7 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
     goto nan;
   if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
     *scale = s_max_mag (sfmt), e = hi;
-  else if (imax < 0)
+  else if (imax < 0 && !(has_inf && pol->inf_block == MX_INF_BLOCK_POW128))
     {
       *scale = pol->zero_scale;
       s_val z = s_decode (sfmt, *scale);
@@ -448,7 +595,11 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
     }
   else
     {
-      e = s_scale_exponent (v[imax], elem, in, pol->scale_rule);
+      s_val amax = imax < 0 ? v[0] : v[imax];
+      if (has_inf && pol->inf_block == MX_INF_BLOCK_POW128
+          && (imax < 0 || flog2 (v[imax]) < 128))
+        amax = (s_val) { S_FINITE, 0, 1, 128 }; /* Inf counts as 2^128 */
+      e = s_scale_exponent (amax, elem, eff, pol->scale_rule);
       if (e < lo)
         e = lo, bf |= MX_FLAG_SCALE_CLAMPED;
       else if (e > hi)
@@ -458,6 +609,10 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
           e = hi, bf |= MX_FLAG_SCALE_CLAMPED;
         }
       *scale = (uint64_t) (e + sfmt->bias);
+      if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
+        e = lo + 1; /* min-scale-elem: the divisor of elements under the smallest scale */
+      else if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
+        e = 0;
     }
   for (size_t i = 0; i < k; i++)
     {
@@ -496,4 +651,33 @@ s_dequantize (uint64_t out[], const mx_format *of, uint64_t scale, const uint64_
       all |= fl;
     }
   return all;
+}
+
+/*----------------------------------------------------------------- casts -*/
+uint64_t
+s_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd, uint32_t rbits,
+        const mx_policy *pol, unsigned *flags)
+{
+  s_val v = s_decode (from, x);
+  const mx_format *eff = from;
+  unsigned pre = 0;
+  if (pol->wide_input == MX_WIDE_INPUT_FP32 && from->bits > 32)
+    {
+      s_val w = s_narrow_fp32 (v);
+      if (w.cls != v.cls || (w.cls == S_FINITE && s_cmp_mag (w, v) != 0))
+        pre = MX_FLAG_INEXACT;
+      v = w;
+      eff = mx_format_get (MX_FP32);
+    }
+  int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && v.cls == S_FINITE
+                && eff->special != MX_SPECIAL_INT && !is_pow2fmt (eff)
+                && flog2 (v) < 1 - eff->bias;
+  if (flushed)
+    v.cls = S_ZERO;
+  uint64_t c = s_encode (to, v, rnd, rbits, pol, flags);
+  if (!(*flags & MX_FLAG_INVALID))
+    *flags |= pre;
+  if (flushed)
+    *flags |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+  return c;
 }

@@ -40,6 +40,10 @@ unsigned s_dot_tc (uint64_t *out, const mx_format *of, const uint64_t sa[], cons
                    const mx_tc_model *m, mx_rounding out_rnd);
 /* |a| <=> |b| for finite nonzero values: -1, 0, 1. */
 int s_cmp_mag (s_val a, s_val b);
+s_val s_narrow_fp32 (s_val a);
+/* mx_cast's model: wide-input, subnormal flush, then s_encode; *t the ternary value */
+uint64_t s_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd,
+                 uint32_t rbits, const mx_policy *pol, unsigned *flags);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

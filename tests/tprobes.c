@@ -61,7 +61,14 @@ static const qrow qrows[] = {
   /* 6. +Inf, then 1.0 (E4M3): ocp/torchao -> FF; te/pychop -> FE, Inf -> 448 (0x7E), 1.0 * 2^-127
    *    -> +0. */
   { "probe 6 ocp", "ocp", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFF, { 0 }, 0, 0, 0 },
-  { "probe 6 torchao-rceil", "torchao-rceil", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFF, { 0 }, 0, 0, 0 },
+  /* torchao 0.18.0 on the CPU (python -m mxgold.conform): RCEIL gives 0xFE, FLOOR reads Inf as 2^128 */
+  { "probe 6 torchao-rceil", "torchao-rceil", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFE, { 0x7E, 0x00 }, 2, 0, 0 },
+  { "probe 6 torchao-floor", "torchao-floor", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0xBF800000, 0x40400000 }, 3, 0xF7, { 0x7E, 0x80, 0x00 }, 3, 0, 0 },
+  /* min-scale-elem: elements under scale 0x00 divided by 2^-126 (FLOOR) or 1 (RCEIL) */
+  { "scale 00 torchao-floor", "torchao-floor", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x03800000 }, 1, 0x00, { 0x68 }, 1, 0, 0 },
+  { "scale 00 torchao-rceil", "torchao-rceil", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x04600000 }, 1, 0x00, { 0x00 }, 1, 0, 0 },
+  /* rceil-log2f: log2 of a quotient just above 2^k rounds to k in FP32 */
+  { "rceil-log2f", "torchao-rceil", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x2F600001 }, 1, 0x56, { 0 }, 0, 0, 0 },
   { "probe 6 te", "te-mxfp8", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFE, { 0x7E, 0x00 }, 2, 0, 0 },
   { "probe 6 pychop", "pychop", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFE, { 0x7E, 0x00 }, 2, 0, 0 },
   /* 7. an all-zero block: scale 0x00 in every profile; a zero-scale code is honoured */

@@ -168,7 +168,7 @@ main (int argc, char **argv)
                 rnd = (mx_rounding) (knobs % MX_ROUNDING_COUNT);
                 pol.overflow = (mx_overflow) ((knobs >> 8) & 1);
                 pol.nan_block = (mx_nan_block) ((knobs >> 9) & 1);
-                pol.inf_block = (mx_inf_block) ((knobs >> 10) % 3);
+                pol.inf_block = (mx_inf_block) ((knobs >> 10) % MX_INF_BLOCK_COUNT);
                 pol.subnormals = (mx_subnormals) ((knobs >> 12) & 1);
                 pol.zero_sign = (mx_zero_sign) ((knobs >> 13) & 1);
                 pol.int_range = (mx_int_range) ((knobs >> 14) & 1);
@@ -176,6 +176,9 @@ main (int argc, char **argv)
                 pol.nan_elem = (mx_nan_elem) ((knobs >> 16) % 3);
                 pol.zero_scale = (knobs >> 20) & 1 ? 0x7F : 0x00;
                 pol.sr_bits = 1 + (unsigned) ((knobs >> 24) % 32);
+                pol.nan_code = (mx_nan_code) ((knobs >> 30) & 1);
+                pol.wide_input = (mx_wide_input) ((knobs >> 31) & 1);
+                pol.min_scale_elem = (mx_min_scale_elem) ((knobs >> 32) % 3);
               }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);

@@ -12,6 +12,24 @@ mx__flush_subnormal (mpfr_ptr v, const mx_format *in)
   return 1;
 }
 
+const mx_format *
+mx__wide_input (mpfr_ptr v, const mx_format *in, const mx_policy *pol, int *inexact)
+{
+  *inexact = 0;
+  if (pol->wide_input != MX_WIDE_INPUT_FP32 || (in != NULL && in->bits <= 32))
+    return in;
+  const mx_format *f32 = mx_format_get (MX_FP32);
+  if (!mpfr_nan_p (v))
+    {
+      mx__tmp t;
+      mpfr_ptr o = mx__tmp_init (&t, mpfr_get_prec (v));
+      mpfr_set (o, v, MPFR_RNDN);
+      mx__decode (v, f32, mx__fp32_bits (o)); /* RNE, IEEE overflow and gradual underflow */
+      *inexact = !mpfr_equal_p (o, v);
+    }
+  return f32;
+}
+
 int
 mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *from,
          uint64_t bits, uint32_t rbits, const mx_policy *pol, mx_rounding rnd)
@@ -20,9 +38,22 @@ mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *
   mx__tmp t;
   mpfr_ptr x = mx__tmp_init (&t, 64);
   unsigned fl;
+  mx__tmp to_;
+  mpfr_ptr orig = mx__tmp_init (&to_, 64);
+  int narrowed;
   mx__decode (x, from, bits);
-  int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (x, from);
+  mpfr_set (orig, x, MPFR_RNDN);
+  const mx_format *eff = mx__wide_input (x, from, pol, &narrowed);
+  int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (x, eff);
   int ternary = mx__encode (code, &fl, to, x, rbits, pol, rnd);
+  if (narrowed && !(fl & MX_FLAG_INVALID))
+    {
+      /* the target's grid is FP32's or coarser: a rounded result lies on the same side of the
+       * input as of its FP32 value, an exact one on the side the FP32 value lies */
+      fl |= MX_FLAG_INEXACT;
+      if (ternary == 0 && !(fl & MX_FLAG_OVERFLOW)) /* overflow with 0: a NaN result */
+        ternary = mpfr_cmp (x, orig) > 0 ? 1 : -1;
+    }
   if (flushed)
     {
       fl |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;

@@ -15,7 +15,9 @@ mx__nan_code (const mx_format *f, int neg, const mx_policy *pol)
   uint64_t sign = f->sign && neg ? (uint64_t) 1 << (f->bits - 1) : 0;
   switch (f->special)
     {
-    case MX_SPECIAL_IEEE: /* quiet NaN: all-ones exponent, top fraction bit */
+    case MX_SPECIAL_IEEE: /* quiet NaN: all-ones exponent, top fraction bit (or every bit) */
+      if (f->role == MX_ROLE_ELEM && pol->nan_code == MX_NAN_CODE_ONES)
+        return sign | mx__mask (f->bits - 1);
       return sign | (mx__mask (f->ebits) << f->mbits) | ((uint64_t) 1 << (f->mbits - 1));
     case MX_SPECIAL_FN:
     case MX_SPECIAL_POW2:
@@ -23,8 +25,8 @@ mx__nan_code (const mx_format *f, int neg, const mx_policy *pol)
     default:
       switch (pol->nan_elem)
         {
-        case MX_NAN_ELEM_NEGZERO:
-          return f->special == MX_SPECIAL_INT ? 0 : (uint64_t) 1 << (f->bits - 1);
+        case MX_NAN_ELEM_FLIPZERO:
+          return f->special == MX_SPECIAL_INT || neg ? 0 : (uint64_t) 1 << (f->bits - 1);
         case MX_NAN_ELEM_MAX:
           return f->max_mag;
         default:
@@ -53,11 +55,52 @@ mag_limit (const mx_format *f, int neg, const mx_policy *pol)
 /*--------------------------------------------------------------- specials -*/
 enum { GO_ON, PACK, OVERFLOW, DONE };
 
+/* A power-of-two scale format (E8M0) has no zero, no sign and no Inf; scale-cast says what a
+ * cast of those gives.  DONE sets *code; GO_ON goes on with the value (its magnitude under abs). */
+static int
+pow2_special (enc *e, uint64_t *code, const mx_format *f, mpfr_srcptr x, const mx_policy *pol)
+{
+  int zero = mpfr_zero_p (x), inf = mpfr_inf_p (x);
+  switch (pol->scale_cast)
+    {
+    case MX_SCALE_CAST_ABS: /* x is a magnitude already (mx__encode) */
+      if (zero || inf)
+        {
+          *code = zero ? 0 : mx__nan_code (f, 0, pol);
+          e->flags = MX_FLAG_INVALID;
+          return DONE;
+        }
+      return GO_ON;
+    case MX_SCALE_CAST_CLAMP:
+      if (zero || e->neg)
+        {
+          *code = 0;
+          e->flags = MX_FLAG_INVALID;
+          return DONE;
+        }
+      return GO_ON;
+    case MX_SCALE_CAST_STRICT:
+      if (zero || e->neg || inf || mpfr_cmp_ui_2exp (x, 1, f->emin) < 0
+          || mpfr_cmp_ui_2exp (x, 1, f->emax) > 0)
+        {
+          *code = mx__nan_code (f, 0, pol);
+          e->flags = MX_FLAG_INVALID;
+          return DONE;
+        }
+      return GO_ON;
+    default:
+      return GO_ON;
+    }
+}
+
 /* NaN, values the format cannot carry, Inf and zero.  DONE sets *code; PACK means e->mag is the
  * exact magnitude. */
 static int
 encode_special (enc *e, uint64_t *code, const mx_format *f, mpfr_srcptr x, const mx_policy *pol)
 {
+  if (f->special == MX_SPECIAL_POW2 && !mpfr_nan_p (x)
+      && pow2_special (e, code, f, x, pol) == DONE)
+    return DONE;
   if (mpfr_nan_p (x) || (f->special == MX_SPECIAL_POW2 && (e->neg || mpfr_zero_p (x)))
       || (!f->sign && e->neg && !mpfr_zero_p (x)))
     {
@@ -140,6 +183,39 @@ round_up_from_truncation (const mx_format *f, mpfr_srcptr x, mpfr_srcptr y, long
   return rnd == MX_RNZ ? c > 0 : c >= 0;
 }
 
+/* scale-bottom subnormal: |x| < 2^(emin+1) rounds to 0 or 2^(emin+1) as if code 0 stood for a
+ * zero, and 0 is written as code 0; e->dir compares the code's value, 2^emin, with |x|. */
+static int
+round_bottom (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits, const mx_policy *pol,
+              mx_rounding rnd)
+{
+  mx__tmp th, tl;
+  mpfr_ptr half = mx__tmp_init (&th, 2), lim = mx__tmp_init (&tl, MX__TMP_BITS);
+  mpfr_set_ui_2exp (half, 1, f->emin, MPFR_RNDN); /* the midpoint of 0 and 2^(emin+1) */
+  int c = mpfr_cmpabs (x, half), up;
+  switch (rnd)
+    {
+    case MX_RNE: case MX_RNZ: up = c > 0; break;
+    case MX_RNA: up = c >= 0; break;
+    case MX_RUP: case MX_RTO: up = 1; break; /* rto: 0 inexact becomes odd */
+    case MX_SR:
+      {
+        /* up iff |x| + r * 2^(emin+1-R) >= 2^(emin+1) */
+        unsigned R = pol->sr_bits;
+        mpfr_set_ui_2exp (lim, ((uint64_t) 1 << R) - (rbits & mx__mask (R)),
+                          (long) f->emin + 1 - (long) R, MPFR_RNDN);
+        up = mpfr_cmpabs (x, lim) >= 0;
+        break;
+      }
+    default: up = 0; break; /* rtz, rdn */
+    }
+  e->mag = (uint64_t) up;
+  e->dir = up ? 1 : -c;
+  if (e->dir != 0)
+    e->flags |= MX_FLAG_INEXACT | (c < 0 ? MX_FLAG_UNDERFLOW : 0); /* as round_magnitude */
+  return PACK;
+}
+
 /* Round |x| (finite, nonzero) to f's grid into e->mag, e->dir and the inexact and underflow
  * flags.  Returns OVERFLOW if the rounded magnitude exceeds the limit, else PACK. */
 static int
@@ -154,6 +230,9 @@ round_magnitude (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
   /* Round to mbits+1 bits in the wide range, then narrow emin to the format's and let
    * check_range + subnormalize redo the rounding without double rounding (MPFR manual,
    * mpfr_subnormalize). */
+  if (pow2 && pol->scale_bottom == MX_SCALE_BOTTOM_SUBNORMAL
+      && (long) mpfr_get_exp (x) - 1 < f->emin + 1)
+    return round_bottom (e, f, x, rbits, pol, rnd);
   int t = mpfr_set (y, x, mode);
   if (!pow2)
     {
@@ -242,6 +321,19 @@ int
 mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
             const mx_policy *pol, mx_rounding rnd)
 {
+  mpfr_t mag;
+  int coerced = 0;
+  if (f->special == MX_SPECIAL_POW2 && pol->scale_cast == MX_SCALE_CAST_ABS && !mpfr_nan_p (x)
+      && mpfr_signbit (x))
+    {
+      /* scale-cast abs: encode |x|, a view sharing x's limbs (MPFR custom interface) */
+      int kind = mpfr_custom_get_kind (x);
+      mpfr_custom_init_set (mag, kind < 0 ? -kind : kind,
+                            mpfr_regular_p (x) ? mpfr_custom_get_exp (x) : 0, mpfr_get_prec (x),
+                            mpfr_custom_get_significand (x));
+      x = mag;
+      coerced = !mpfr_zero_p (x);
+    }
   enc e = { mpfr_signbit (x) != 0, 0, 0, 0 };
   int neg = e.neg; /* the ternary value follows the sign of x */
   int step = encode_special (&e, code, f, x, pol);
@@ -251,8 +343,12 @@ mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x, 
     step = overflow (&e, code, f, pol, rnd);
   if (step == PACK)
     *code = pack (&e, f, pol);
+  if (coerced)
+    e.flags |= MX_FLAG_INVALID;
   if (flags)
     *flags = e.flags;
+  if (e.flags & MX_FLAG_INVALID)
+    return 0; /* a NaN, or a value coerced into a code (scale-cast): no direction */
   return neg ? -e.dir : e.dir;
 }
 

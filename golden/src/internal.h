@@ -96,6 +96,10 @@ uint64_t mx__nan_code (const mx_format *f, int neg, const mx_policy *pol);
 
 /* Flush a subnormal value of format in to a signed zero; returns 1 if it did. */
 int mx__flush_subnormal (mpfr_ptr v, const mx_format *in);
+/* wide-input fp32: v (from an input of format in, NULL for an exact value) rounded to FP32 when
+ * in is wider; returns the format the value now has (FP32, or in) and sets *inexact. */
+const mx_format *mx__wide_input (mpfr_ptr v, const mx_format *in, const mx_policy *pol,
+                                 int *inexact);
 
 /* The quantize core shared by mx_quantize, mx_quantize_mpfr and mx_requantize (arguments
  * checked by the caller).  in: the input format, or NULL for exact values. */

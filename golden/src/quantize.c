@@ -58,7 +58,7 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       mx__decode (S, sfmt, *scale);
       e = linear ? 0 : hi;
     }
-  else if (imax == k)
+  else if (imax == k && !(has_inf && pol->inf_block == MX_INF_BLOCK_POW128 && !linear))
     {
       /* amax is 0: the zero-block scale; elements are zeros (and ignored NaNs, saturated Infs) */
       *scale = pol->zero_scale; /* fits the scale format: mx__check_block */
@@ -83,7 +83,17 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
     }
   else
     {
-      e = mx__scale_exponent (v[imax], elem, in, pol->scale_rule);
+      mx__tmp tp;
+      mpfr_srcptr amax = v[imax];
+      if (has_inf && pol->inf_block == MX_INF_BLOCK_POW128)
+        {
+          /* an Inf counts as 2^128 (FP32's exponent field 255 read as a number) */
+          mpfr_ptr p = mx__tmp_init (&tp, 2);
+          mpfr_set_ui_2exp (p, 1, 128, MPFR_RNDN);
+          if (imax == k || mpfr_cmpabs (v[imax], p) < 0)
+            amax = p;
+        }
+      e = mx__scale_exponent (amax, elem, in, pol->scale_rule);
       if (e < lo)
         {
           e = lo;
@@ -97,6 +107,11 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
           bflags |= MX_FLAG_SCALE_CLAMPED;
         }
       *scale = (uint64_t) (e + sfmt->bias);
+      /* min-scale-elem: what elements under the smallest scale are divided by */
+      if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
+        e = lo + 1;
+      else if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
+        e = 0;
     }
 
   {
@@ -174,8 +189,36 @@ mx_quantize_mpfr (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned e
   if (rc != MX_OK)
     return rc;
   mx__state s = mx__enter ();
-  unsigned f = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, NULL, v, k, rbits,
-                                    pol, rnd);
+  unsigned f;
+  if (pol->wide_input == MX_WIDE_INPUT_FP32)
+    {
+      /* exact values narrowed to FP32 first: quantize copies */
+      size_t bytes;
+      mpfr_t *w;
+      if (mx__mul_overflow (k, sizeof (mpfr_t), &bytes) || (w = malloc (bytes)) == NULL)
+        {
+          mx__leave (s);
+          return MX_ENOMEM;
+        }
+      int any = 0, inexact;
+      const mx_format *in = NULL;
+      for (size_t i = 0; i < k; i++)
+        {
+          mpfr_init2 (w[i], mpfr_get_prec (v[i]) > 64 ? mpfr_get_prec (v[i]) : 64);
+          mpfr_set (w[i], v[i], MPFR_RNDN);
+          in = mx__wide_input (w[i], NULL, pol, &inexact);
+          any |= inexact;
+        }
+      f = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, in, (const mpfr_t *) w,
+                               k, rbits, pol, rnd);
+      f |= any ? MX_FLAG_INEXACT : 0;
+      for (size_t i = 0; i < k; i++)
+        mpfr_clear (w[i]);
+      free (w);
+    }
+  else
+    f = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, NULL, v, k, rbits, pol,
+                             rnd);
   mx__leave (s);
   if (flags)
     *flags = f;
@@ -201,14 +244,18 @@ mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_f
     return MX_ENOMEM;
   mx__state s = mx__enter ();
   unsigned flushed = 0, bf;
+  const mx_format *eff = in;
   for (size_t i = 0; i < k; i++)
     {
+      int inexact;
       mpfr_init2 (v[i], 64); /* holds every built-in format exactly */
       mx__decode (v[i], in, in_bits[i]);
-      if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], in))
+      eff = mx__wide_input (v[i], in, pol, &inexact);
+      flushed |= inexact ? MX_FLAG_INEXACT : 0;
+      if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], eff))
         flushed |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
     }
-  bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, in, (const mpfr_t *) v, k,
+  bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, eff, (const mpfr_t *) v, k,
                             rbits, pol, rnd);
   for (size_t i = 0; i < k; i++)
     mpfr_clear (v[i]);

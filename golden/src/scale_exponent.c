@@ -100,6 +100,31 @@ floor_log2f (mpfr_srcptr amax, const mx_format *elem)
   return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
 }
 
+/* ceil(fl32(log2(fl32(fl32(amax) / max)))): torchao RCEIL's eager path, torch.log2 of an FP32
+ * quotient (correctly rounded here; docs/profiles.md says where torch's agrees) */
+static long
+rceil_log2f (mpfr_srcptr amax, const mx_format *elem)
+{
+  mx__tmp ta, tm, tl;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), m = mx__tmp_init (&tm, 64),
+           l = mx__tmp_init (&tl, 24);
+  to_fp32 (a, amax);
+  if (mpfr_inf_p (a))
+    return TOO_LARGE;
+  if (mpfr_zero_p (a))
+    return TOO_SMALL;
+  mx__decode (m, elem, elem->max_mag);
+  /* a 24-bit over an 8-bit number is never within 2^-192 of an FP32 midpoint it is not: the
+   * wide quotient rounds to FP32 as the exact one does */
+  mpfr_div (a, a, m, MPFR_RNDN);
+  to_fp32 (a, a);
+  if (mpfr_zero_p (a))
+    return TOO_SMALL; /* log2(0) = -Inf */
+  mpfr_log2 (l, a, MPFR_RNDN);
+  mpfr_ceil (l, l);
+  return mpfr_get_si (l, MPFR_RNDN);
+}
+
 long
 mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
                     mx_scale_rule rule)
@@ -113,6 +138,7 @@ mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in
     case MX_SCALE_RCEIL: return rceil (amax, elem);
     case MX_SCALE_RCEIL_FP32: return rceil_fp32 (amax, elem);
     case MX_SCALE_FLOOR_LOG2F: return floor_log2f (amax, elem);
+    case MX_SCALE_RCEIL_LOG2F: return rceil_log2f (amax, elem);
     default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3 */
     }
 }

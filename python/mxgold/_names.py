@@ -21,20 +21,25 @@ ROUNDINGS = ["rne", "rna", "rnz", "rtz", "rup", "rdn", "rto", "sr"]
 
 # field: (values, OCP default, doc); a number field has values = (lo, hi, base)
 POLICY_FIELDS = {
-    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
+    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
-    "inf-block": (["nan", "maxscale", "sat"], "nan", "an Inf in the block"),
+    "inf-block": (["nan", "maxscale", "sat", "pow128"], "nan", "an Inf in the block"),
     "subnormals": (["keep", "flush"], "keep", "subnormal inputs"),
     "zero-sign": (["keep", "positive"], "keep", "the sign of a zero element"),
     "int-range": (["sym", "full"], "sym", "the range of INT8 elements"),
     "scale-overflow": (["nan", "clamp"], "nan", "a shared exponent above the scale's range (FP64 and exact inputs only)"),
-    "nan-elem": (["zero", "negzero", "max"], "zero", "a NaN encoded into a format without NaN (FP6, FP4, INT8)"),
+    "nan-elem": (["zero", "flipzero", "max"], "zero", "a NaN encoded into a format without NaN (FP6, FP4, INT8)"),
+    "nan-code": (["quiet", "ones"], "quiet", "the NaN code written into an element format with IEEE specials (E5M2)"),
+    "wide-input": (["exact", "fp32"], "exact", "an input wider than FP32 (FP64, or an exact value)"),
+    "scale-cast": (["nan", "abs", "clamp", "strict"], "nan", "a cast into a power-of-two scale format (E8M0) of a zero, a negative value or an Inf"),
+    "scale-bottom": (["grid", "subnormal"], "grid", "a cast into a power-of-two scale format (E8M0) of a value below its second-smallest code"),
+    "min-scale-elem": (["exact", "flt-min", "unit"], "exact", "what the elements of a block whose power-of-two scale is the smallest (E8M0 0x00) are divided by"),
     "zero-scale": ((0, 255, 16), 0, "scale code of a block whose amax is 0 (00: 2^-127); must fit the scale format"),
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "quark-even"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "onnx", "onnxruntime", "quark-even"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 

@@ -18,6 +18,16 @@ Paths (onnx 1.23.2, opset 25):
   dtype), then for FP8 ``saturate_cast`` / ``astype`` as Cast (the zero point is not added);
   for FP6/FP4 ``(x + zero_point).astype`` (so -0 + 0 = +0 first), ``saturate`` unused.
 
+Profile ``onnx`` (proposed; the new fields are described in the report): rne, overflow sat,
+wide-input fp32 (FP64 is rounded to FP32 first: ml_dtypes casts float64 through float, and
+``to_float8e8m0`` converts to float32), nan-elem flipzero (ml_dtypes: +NaN -> the -0 code,
+-NaN -> +0), e8m0-bottom subnormal (biased exponent 0 is rounded like a subnormal binade onto
+{0 -> 0x00, 2^-126 -> 0x01}), scale-cast abs (E8M0: |x| is cast, +-Inf -> 0xFF even when
+saturating).  saturate=0 is ``overflow=ovf``; round_mode up/down/nearest is rup/rdn/rne.
+
+Input-precise exception (``exception``): QuantizeLinear to FP6/FP4 turns -0 into +0
+(``x + zero_point`` is computed before the cast).
+
 Outputs are ml_dtypes arrays with one element per byte (FP4/FP6 unpacked, the code in the low
 bits); the storage byte is the code.
 """
@@ -46,36 +56,48 @@ E8M0_ROUND = {"up": "rup", "down": "rdn", "nearest": "rne"}
 
 
 def _cast_modes(path_prefix: str, inputs_cast: tuple, inputs_q: tuple, profile: str,
-                e8m0: bool = True, q_formats=ELEMENTS, cast_formats=ELEMENTS) -> list[Mode]:
+                q_formats=ELEMENTS, cast_formats=ELEMENTS, e8m0_nosat: dict | None = None,
+                notes: dict | None = None) -> list[Mode]:
+    """Cast and QuantizeLinear, saturate 1 and 0, and Cast to E8M0 in each round_mode; the
+    saturate=0 modes are the profile with overflow=ovf (and ``e8m0_nosat`` for E8M0).
+    ``notes``: {"Cast"|"QuantizeLinear"|"e8m0": (note for sat=1, note for sat=0)}."""
+    notes = notes or {}
+
+    def note(key, sat):
+        n = notes.get(key, ("", ""))
+        return n[0] if sat else n[1]
+
     out = []
     for sat in (1, 0):
         pol = {} if sat else {"overflow": "ovf"}
         out.append(Mode(kind="cast", name=f"Cast sat={sat}", profile=profile,
                         formats=cast_formats, inputs=inputs_cast, policy=pol,
-                        options={"op": "Cast", "saturate": sat},
+                        options={"op": "Cast", "saturate": sat}, note=note("Cast", sat),
                         path=f"{path_prefix} Cast(to=<type>, saturate={sat}), opset {OPSET}"))
     for sat in (1, 0):
         pol = {} if sat else {"overflow": "ovf"}
         out.append(Mode(kind="cast", name=f"QuantizeLinear sat={sat}", profile=profile,
                         formats=q_formats, inputs=inputs_q, policy=pol,
                         options={"op": "QuantizeLinear", "saturate": sat},
+                        note=note("QuantizeLinear", sat),
                         path=f"{path_prefix} QuantizeLinear(x, y_scale=1 (x's type), "
                              f"y_zero_point=0 (<type>), saturate={sat}), opset {OPSET}"))
-    if e8m0:
-        for rm, rnd in E8M0_ROUND.items():
-            for sat in (1, 0):
-                pol = {} if sat else {"overflow": "ovf"}
-                out.append(Mode(kind="cast", name=f"Cast e8m0 {rm} sat={sat}", profile=profile,
-                                formats=("e8m0",), inputs=inputs_cast, rounding=rnd, policy=pol,
-                                options={"op": "Cast", "saturate": sat, "round_mode": rm},
-                                path=f"{path_prefix} Cast(to=FLOAT8E8M0, saturate={sat}, "
-                                     f"round_mode='{rm}'), opset {OPSET}"))
+    for rm, rnd in E8M0_ROUND.items():
+        for sat in (1, 0):
+            pol = {} if sat else {"overflow": "ovf", **(e8m0_nosat or {})}
+            out.append(Mode(kind="cast", name=f"Cast e8m0 {rm} sat={sat}", profile=profile,
+                            formats=("e8m0",), inputs=inputs_cast, rounding=rnd, policy=pol,
+                            options={"op": "Cast", "saturate": sat, "round_mode": rm},
+                            note=note("e8m0", sat),
+                            path=f"{path_prefix} Cast(to=FLOAT8E8M0, saturate={sat}, "
+                                 f"round_mode='{rm}'), opset {OPSET}"))
     return out
 
 
 def modes() -> list[Mode]:
+    q = "exception: -0 gives +0 in FP6/FP4 (x + zero_point)"
     return _cast_modes("onnx.reference.ReferenceEvaluator", ("fp32", "fp64", "fp16", "bf16"),
-                       ("fp32", "fp16", "bf16"), "onnx")
+                       ("fp32", "fp16", "bf16"), "onnx", notes={"QuantizeLinear": (q, q)})
 
 
 def model(mode: Mode, fmt: str, inp: str, opset: int = OPSET):
@@ -99,6 +121,19 @@ def model(mode: Mode, fmt: str, inp: str, opset: int = OPSET):
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 11
     return m
+
+
+def _lib_code(described: dict) -> int:
+    return int(described["lib"], 16)
+
+
+def exception(mode: Mode, fmt: str, inp: str, cls: str, x, described: dict) -> str | None:
+    """The input-precise exception of the reference evaluator (see the module docstring)."""
+    xf = float(x)
+    if (mode.options["op"] == "QuantizeLinear" and fmt in ("e2m3", "e3m2", "e2m1")
+            and xf == 0.0 and np.signbit(xf) and _lib_code(described) == 0):
+        return "QuantizeLinear computes x + zero_point (+0) for FP6/FP4: -0 + 0 = +0"
+    return None
 
 
 def _inp(x: np.ndarray) -> str:

@@ -1,0 +1,216 @@
+"""gfloat (graphcore-research): the MX block API and the vectorized rounding.
+
+Paths, for the six MX block formats ``gfloat.formats.format_info_mx*`` (E8M0 scale, k=32):
+
+``encode_block``   the block API, per block as ``quantize_block`` composes it:
+                   ``s = compute_scale_amax(etype.emax, vals)`` then
+                   ``encode_block(fi, s, vals / s, round)`` (scalar ``round_float(sat=True)`` +
+                   ``encode_float`` per element; the first code is the scale).
+``quantize_block`` the same, returning decoded values (compared as values).
+``round_ndarray``  the same scale and division, then ``round_ndarray(etype, scaled, rnd, sat=True,
+                   srbits, srnumbits)`` + ``encode_ndarray`` over the whole array: the only path
+                   that takes random bits (``encode_block`` has no ``srbits`` argument).
+
+Random bits: the runner's uint32 word per element, low ``N`` bits (``srbits = rbits & (2^N-1)``,
+``srnumbits = N``), exactly the bits mxgold's ``sr`` uses with ``sr_bits = N``.
+
+bfloat16 is not run: ``compute_scale_amax`` raises on ml_dtypes bfloat16 (``xp.clip`` with
+``casting="no"``), so gfloat's block path does not take bf16.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import Mode
+
+NAME = "gfloat"
+PACKAGE = "gfloat"
+TESTED = "0.5.2"
+LIGHT = True
+MAPPING = ("encode_block's integers (scale code first, then element codes) are the codes; "
+           "round_ndarray values are encoded by gfloat's encode_ndarray; a block gfloat raises "
+           "on is returned as scale 0x100 (no result)")
+SABOTAGE = {"inf_block": "nan"}
+
+RAISED = 0x100  # scale code returned for a block on which gfloat raised (never an E8M0 code)
+
+_FMT = {"e4m3": "format_info_mxfp8_e4m3", "e5m2": "format_info_mxfp8_e5m2",
+        "e2m3": "format_info_mxfp6_e2m3", "e3m2": "format_info_mxfp6_e3m2",
+        "e2m1": "format_info_mxfp4_e2m1", "int8": "format_info_mxint8"}
+_NO_NAN = ("e2m3", "e3m2", "e2m1", "int8")
+
+# gfloat RoundMode -> mxgold rounding
+_ROUND = {"TiesToEven": "rne", "TiesToAway": "rna", "TowardZero": "rtz",
+          "TowardPositive": "rup", "TowardNegative": "rdn"}
+_STOCH = ("StochasticFastest", "Stochastic", "StochasticOdd", "StochasticFast")
+# how each stochastic mode reduces the discarded fraction to N bits before adding srbits
+_SR_FRAC = {"StochasticFastest": "truncate", "Stochastic": "to nearest, ties to even",
+            "StochasticOdd": "to nearest, ties to odd", "StochasticFast": "to nearest, ties up"}
+SR_N = 16  # srnumbits for FP32/FP64 inputs
+SR_N16 = 8  # srnumbits for FP16 inputs: round_ndarray converts srbits to the input dtype
+
+# Profile "gfloat" (proposed; not yet in profiles.def): ocp plus these fields.
+POLICY = {"scale_rule": "floor-log2f", "inf_block": "maxscale", "int_range": "full",
+          "scale_overflow": "clamp"}
+
+INPUTS = ("fp32", "fp64", "fp16")
+_NOTE = ("scale rule is floor(log2) in the INPUT dtype: = floor-log2f for FP32 only; elements are "
+         "divided by the scale in the input dtype")
+
+
+def modes() -> list[Mode]:
+    fmts = tuple(_FMT)
+    out = []
+    for rm, rnd in _ROUND.items():
+        out.append(Mode(kind="block", name=f"encode_block/{rm}", profile="ocp", policy=POLICY,
+                        rounding=rnd, formats=fmts, inputs=INPUTS, note=_NOTE,
+                        path=f"gfloat.encode_block(fi, s, vals/s, RoundMode.{rm}), "
+                             "s = compute_scale_amax(fi.etype.emax, vals)",
+                        options={"path": "block", "round": rm}))
+    out.append(Mode(kind="block", name="quantize_block/TiesToEven", profile="ocp", policy=POLICY,
+                    rounding="rne", formats=fmts, inputs=INPUTS, output="values", note=_NOTE,
+                    path="gfloat.quantize_block(fi, vals, compute_scale_amax, "
+                         "RoundMode.TiesToEven)",
+                    options={"path": "quantize", "round": "TiesToEven"}))
+    # encode_block takes no srbits: its stochastic modes run with srbits=-1, srnumbits=0
+    out.append(Mode(kind="block", name="encode_block/Stochastic", profile="ocp", policy=POLICY,
+                    rounding="rtz", formats=fmts, inputs=("fp32",), note=_NOTE +
+                    "; encode_block passes no srbits, so every stochastic mode truncates",
+                    path="gfloat.encode_block(fi, s, vals/s, RoundMode.Stochastic)",
+                    options={"path": "block", "round": "Stochastic"}))
+    for rm, rnd in _ROUND.items():
+        out.append(Mode(kind="block", name=f"round_ndarray/{rm}", profile="ocp", policy=POLICY,
+                        rounding=rnd, formats=fmts, inputs=INPUTS, note=_NOTE,
+                        path=f"gfloat.round_ndarray(fi.etype, vals/s, RoundMode.{rm}, sat=True)"
+                             " + encode_ndarray",
+                        options={"path": "ndarray", "round": rm}))
+    for rm in _STOCH:
+        for n, inputs in ((SR_N, ("fp32", "fp64")), (SR_N16, ("fp16",))):
+            note = _NOTE if rm == "StochasticFastest" else _NOTE + (
+                f"; {rm} first rounds the discarded fraction to N bits ("
+                f"{_SR_FRAC[rm]}), then compares with the random bits (no sr policy yet)")
+            out.append(Mode(kind="block", name=f"round_ndarray/{rm}/N={n}", profile="ocp",
+                            policy={**POLICY, "sr_bits": n}, rounding="sr", random=True,
+                            formats=fmts, inputs=inputs, note=note,
+                            path=f"gfloat.round_ndarray(fi.etype, vals/s, RoundMode.{rm}, "
+                                 f"sat=True, srbits=rbits & {(1 << n) - 1:#x}, srnumbits={n})"
+                                 " + encode_ndarray",
+                            options={"path": "ndarray", "round": rm, "n": n}))
+    return out
+
+
+def _scales(gf, fi, x):
+    """compute_scale_amax per block, and each block divided by its scale as quantize_block
+    does (``vals / q_scale``, in the input dtype)."""
+    s = [gf.compute_scale_amax(fi.etype.emax, row) for row in x]
+    scaled = np.stack([row / si for row, si in zip(x, s)])
+    return s, scaled
+
+
+def _run_block(gf, fi, x, rnd):
+    nb, k = x.shape
+    scales = np.zeros(nb, np.int64)
+    codes = np.zeros((nb, k), np.int64)
+    s, scaled = _scales(gf, fi, x)
+    for i in range(nb):
+        try:
+            enc = list(gf.encode_block(fi, s[i], scaled[i], rnd))
+        except (ValueError, AssertionError):
+            scales[i] = RAISED
+            continue
+        scales[i] = enc[0]
+        codes[i] = enc[1:]
+    return scales, codes
+
+
+def _run_quantize(gf, fi, x, rnd):
+    nb, k = x.shape
+    out = np.zeros((nb, k), np.float64)
+    for i in range(nb):
+        try:
+            out[i] = gf.quantize_block(fi, x[i], gf.compute_scale_amax, rnd)
+        except (ValueError, AssertionError):
+            # no result: a row mxgold never gives (NaN beside finite values needs a finite
+            # scale and a NaN element, which nan-block=propagate never encodes)
+            out[i] = 0.0
+            out[i, 0] = np.nan
+    return out.astype(x.dtype)
+
+
+def _nd_elements(gf, fi, scaled, rnd, srbits, n):
+    kw = {} if srbits is None else {"srbits": srbits, "srnumbits": n}
+    r = gf.round_ndarray(fi.etype, scaled, rnd, sat=True, **kw)
+    return gf.encode_ndarray(fi.etype, r)
+
+
+def _run_ndarray(gf, fi, x, rnd, rbits, n):
+    nb, k = x.shape
+    s, scaled = _scales(gf, fi, x)
+    srbits = None if rbits is None else (rbits.astype(np.int64) & ((1 << n) - 1))
+    # the scale: encode_block's own steps (round with sat, encode) on the scale array
+    sa = np.array([float(v) for v in s], np.float64)
+    sc = gf.encode_ndarray(fi.stype, gf.round_ndarray(fi.stype, sa, gf.RoundMode.TiesToEven,
+                                                      sat=True)).astype(np.int64)
+    try:
+        codes = _nd_elements(gf, fi, scaled, rnd, srbits, n).astype(np.int64)
+        return sc, codes
+    except (ValueError, AssertionError):
+        pass
+    # some block made the whole call raise: run it block by block to find which
+    codes = np.zeros((nb, k), np.int64)
+    for i in range(nb):
+        try:
+            codes[i] = _nd_elements(gf, fi, scaled[i], rnd,
+                                    None if srbits is None else srbits[i], n)
+        except (ValueError, AssertionError):
+            sc[i] = RAISED
+    return sc, codes
+
+
+def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
+    import gfloat as gf
+    import gfloat.formats as gff
+
+    fi = getattr(gff, _FMT[fmt])
+    rnd = getattr(gf.RoundMode, mode.options["round"])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = mode.options["path"]
+        if path == "block":
+            return _run_block(gf, fi, x, rnd)
+        if path == "quantize":
+            return _run_quantize(gf, fi, x, rnd)
+        return _run_ndarray(gf, fi, x, rnd, rbits, mode.options.get("n", 0))
+
+
+def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
+    """Blocks gfloat cannot quantize, decided from the input alone."""
+    v = x_row.astype(np.float64)
+    sc = described.get("scale")  # absent for values (quantize_block: the raise is the result)
+    raised = sc is None or sc["lib"] == f"0x{RAISED:x}"
+    if np.isnan(v).any() and fmt in _NO_NAN and raised:
+        # amax is NaN, so the scale is NaN and every element is NaN: FP6/FP4/INT8 have none
+        return ("gfloat raises on a NaN in a block of a format without NaN (round_float: "
+                "'No NaN in format'; encode_ndarray: assert not any(nan_mask))")
+    if inp == "fp16" and not np.isnan(v).any():
+        import gfloat.formats as gff
+
+        emax = getattr(gff, _FMT[fmt]).etype.emax
+        a = np.max(np.abs(x_row))
+        if a == 0:
+            return ("FP16 all-zero block: the scale 2^-127 is a Python float, vals / 2^-127 "
+                    "in float16 is 0/0 = NaN")
+        if np.isinf(a):
+            return ("FP16 Inf in block: the scale 2.0**127 computed in float16 is Inf, "
+                    "Inf/Inf = NaN elements, finite/Inf = 0")
+        with np.errstate(all="ignore"):
+            q = np.floor(np.log2(a)) - emax
+        if q < -24:
+            return (f"FP16 block with scale exponent {int(q)} < -24: 2.0**q in float16 is 0, "
+                    "the scale encodes as NaN and vals/0 is +-Inf or NaN")
+        if q > 15:
+            return (f"FP16 block with scale exponent {int(q)} > 15: 2.0**q in float16 is Inf, "
+                    "the scale encodes as 0xFE and vals/Inf is +-0")
+    return None

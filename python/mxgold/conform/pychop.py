@@ -1,0 +1,190 @@
+"""pychop: the NumPy reference backend of its OCP MX quantizer.
+
+Path: ``pychop.MXTensor(x, format=..., block_size=32, backend="numpy")``, which builds
+``pychop.np.mx_formats.MXTensor_``: one ``MXBlock_`` per 32 values, each holding its
+``shared_scale`` (a float, 2**scale_exp) and its ``quantized_elements`` (float32 element values
+before scaling).  Both are read back and mapped to codes.  pychop's MX path has no rounding
+option (elements are ``np.rint``, ties to even), so there is one mode per input dtype: the
+backend computes the scale in the input's own dtype, and the modes differ there.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import Mode
+
+NAME = "pychop"
+PACKAGE = "pychop"
+TESTED = "0.6.2"
+LIGHT = True
+MAPPING = ("each block's shared_scale (2**e) gives the E8M0 code e+127 (NaN gives 0xFF); each "
+           "quantized element value (float32) is looked up in the format's code table; a NaN "
+           "value (pychop writes np.nan, whose sign carries nothing) maps to the format's NaN "
+           "code of the input's sign, and has no code in FP6/FP4/INT8")
+SABOTAGE = {"zero_sign": "keep"}
+
+_NAMES = {"e4m3": "mxfp8_e4m3", "e5m2": "mxfp8_e5m2", "e2m3": "mxfp6_e2m3",
+          "e3m2": "mxfp6_e3m2", "e2m1": "mxfp4_e2m1", "int8": "mxint8"}
+_PATH = ("pychop.MXTensor(x, format, block_size=32, backend='numpy') -> "
+         "pychop/np/mx_formats.py MXTensor_ -> MXBlock_._quantize; ._impl.blocks read back")
+
+NO_CODE = 0x100  # a value or scale with no code in the format (never equal to a real code)
+
+# pychop's scale is floor(np.log2(amax)) in the input's dtype: floor-log2f for fp32, and for the
+# other dtypes a rule libmxgold does not have yet (floor of log2 rounded to fp64/fp16/bf16).
+# A per-dtype profile is used when libmxgold has one; otherwise "pychop".
+_PROFILE = {"fp32": "pychop", "fp64": "pychop-f64", "fp16": "pychop-f16", "bf16": "pychop-bf16"}
+_NOTE = {
+    "fp32": "",
+    "fp64": "scale = floor(fl64(log2 amax)) - emax (np.log2 on float64)",
+    "fp16": "scale = floor(fl16(log2 amax)) - emax; 2**e is then taken in float16 (exceptions)",
+    "bf16": "scale = floor(flbf16(log2 amax)) - emax (ml_dtypes log2 rounds to bfloat16)",
+}
+
+
+def _profile(inp: str) -> str:
+    import mxgold
+
+    p = _PROFILE[inp]
+    return p if p in mxgold.profiles() else "pychop"
+
+
+def _inputs_ok(fmt: str, inp: str) -> bool:
+    """False where _inputs.block_inputs cannot build blocks (fp16 x e5m2: its scale range
+    _exp_range is empty, lo 1 > hi -1, and it raises)."""
+    from mxgold._formats import Format
+
+    from . import _inputs
+
+    lo, hi = _inputs._exp_range(Format.get(fmt), inp)
+    return lo <= hi
+
+
+def modes() -> list[Mode]:
+    fm = tuple(_NAMES)
+    out = []
+    for inp in ("fp32", "fp64", "fp16", "bf16"):
+        f = tuple(f for f in fm if _inputs_ok(f, inp))
+        out.append(Mode(kind="block", name=f"np-{inp}", path=_PATH, profile=_profile(inp),
+                        formats=f, inputs=(inp,), note=_NOTE[inp]))
+    return out
+
+
+_TABLES: dict = {}
+
+
+def _table(fmt: str):
+    """(sorted float64 bit patterns of every non-NaN code's value, their codes, NaN code of
+    sign 0 and 1 or None)."""
+    if fmt not in _TABLES:
+        import mxgold
+
+        f = mxgold.Format.get(fmt)
+        codes = np.arange(1 << f.bits, dtype=np.uint16 if f.bits > 8 else np.uint8)
+        vals = mxgold.decode(codes, fmt, np.float64)
+        ok = ~np.isnan(vals)
+        keys = vals[ok].view(np.uint64)
+        cs = codes[ok].astype(np.int64)
+        if f.special == "int":  # one zero: -0.0 is code 0 too
+            keys = np.concatenate([keys, np.array([-0.0]).view(np.uint64)])
+            cs = np.concatenate([cs, [0]])
+        order = np.argsort(keys)
+        nan = None
+        if np.isnan(vals).any():
+            nan = tuple(int(mxgold.cast(np.array([np.copysign(np.nan, s)], np.float32), fmt)[0])
+                        for s in (1.0, -1.0))
+        _TABLES[fmt] = (keys[order], cs[order], nan)
+    return _TABLES[fmt]
+
+
+def _codes(fmt: str, vals: np.ndarray, x: np.ndarray) -> np.ndarray:
+    keys, cs, nan = _table(fmt)
+    v = np.asarray(vals, np.float64)
+    kb = v.view(np.uint64)
+    i = np.clip(np.searchsorted(keys, kb), 0, keys.size - 1)
+    out = np.where(keys[i] == kb, cs[i], NO_CODE)
+    isn = np.isnan(v)
+    if isn.any():
+        if nan is None:
+            out[isn] = NO_CODE
+        else:
+            neg = np.signbit(np.asarray(x, np.float64))
+            out[isn] = np.where(neg[isn], nan[1], nan[0])
+    return out
+
+
+def _scale_code(s) -> int:
+    s = float(s)
+    if math.isnan(s):
+        return 0xFF
+    if not (s > 0 and math.isfinite(s)):
+        return NO_CODE
+    m, e = math.frexp(s)
+    if m != 0.5 or not -127 <= e - 1 <= 127:
+        return NO_CODE
+    return e - 1 + 127
+
+
+def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
+    import pychop
+
+    nb, k = x.shape
+    with np.errstate(all="ignore"):
+        t = pychop.MXTensor(x.reshape(-1), format=_NAMES[fmt], block_size=k, backend="numpy")
+    blocks = t._impl.blocks
+    assert len(blocks) == nb
+    scales = np.array([_scale_code(b.shared_scale) for b in blocks], np.int64)
+    vals = np.stack([np.asarray(b.quantized_elements) for b in blocks])
+    return scales, _codes(fmt, vals, x)
+
+
+def _elements_all(described, pred) -> bool:
+    """True when every mismatching element is listed (the runner lists up to 4) and each one
+    satisfies pred(element)."""
+    el = described.get("elements", [])
+    return 0 < len(el) < 4 and all(pred(e) for e in el)
+
+
+def _in_value(e) -> float:
+    return float(e["in"].split("(", 1)[1].rstrip(")"))
+
+
+def exception(mode, fmt, inp, cls, x_row, described):
+    """The documented, input-precise places where pychop's output has no policy."""
+    import mxgold
+
+    x = np.asarray(x_row, np.float64)
+    isn = np.isnan(x)
+    sc = described.get("scale", {})
+    has_nan_code = mxgold.Format.get(fmt).special in ("ieee", "fn")
+    if isn.all() and sc.get("lib") == "0xff":
+        return ("every element NaN: np.nanmax gives NaN, so shared_scale = 2**NaN (scale 0xFF); "
+                "a NaN is otherwise left out of amax")
+    if isn.any() and np.all(x[~isn] == 0) and sc.get("lib") == "0x00" and _elements_all(
+            described, lambda e: math.isnan(_in_value(e)) and e["lib"] == "0x00"):
+        return ("NaN among zeros only: amax is 0, and the zero-block path writes +0 for every "
+                "element, NaN included")
+    if inp == "fp16" and sc.get("lib") == hex(NO_CODE):
+        e = int(sc["mxgold"], 16) - 127
+        if e < -24 or e > 15:
+            return (f"fp16 input: shared_scale = 2.0**e is computed in float16, so 2**{e} "
+                    "becomes 0 (e < -24) or Inf (e > 15)")
+    why = set()
+
+    def explained(e):
+        v = _in_value(e)
+        if math.isnan(v) and not has_nan_code and e["lib"] == hex(NO_CODE):
+            why.add(f"a NaN element of {fmt}, which has no NaN: pychop keeps it as the value NaN "
+                    "(no code; its fake-quantized output is NaN)")
+            return True
+        nan_codes = (NO_CODE,) + (_table(fmt)[2] or ())
+        if inp == "fp16" and math.isinf(v) and int(e["lib"], 16) in nan_codes:
+            why.add("fp16 input with an Inf: pychop divides the block by the Python float "
+                    "2.0**127, which NumPy casts to float16 Inf, so Inf/Inf gives a NaN element")
+            return True
+        return False
+    if sc.get("lib") == sc.get("mxgold") and _elements_all(described, explained):
+        return "; ".join(sorted(why))
+    return None

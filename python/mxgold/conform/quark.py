@@ -1,0 +1,410 @@
+"""AMD Quark (amd-quark): the MX fake-quantize op and the OCP_MX*Spec quantizers, run on CPU.
+
+Code paths (amd-quark 0.13; ``quark/torch/kernel/hw_emulation/hw_emulation_interface.py``,
+``quark/torch/quantization/{observer/observer.py,tensor_quantize.py,utils.py}``):
+
+``mx-fake``   ``torch.ops.quark.non_scaled_fake_quantize(x, "mx", elem, -1, 32, mode)``, the op
+              ``NonScaledFakeQuantize`` runs for ``Dtype.mx`` (``OCP_MXINT8Spec``); it calls
+              ``fake_quantize_mx``.  Dequantized values only.
+``spec-real`` the ``OCP_MXFP4Spec`` / ``OCP_MXFP6E2M3Spec`` / ``OCP_MXFP6E3M2Spec`` quantizer
+              (``FakeQuantizeBase.get_fake_quantize`` -> ``DynamicScaledFakeQuantize``): its
+              ``observe`` (``PerBlockMXObserver.get_scale``, scale_format e8m0) gives the FP32
+              scale, and ``quark.torch.kernel.scaled_real_quantize(..., "per_group")``
+              (``real_quantize_fp4_fp6_per_group``) the unscaled element values: scales + codes.
+``spec-fake`` the ``OCP_MXFP8E4M3Spec`` / ``OCP_MXFP8E5M2Spec`` quantizers' ``forward``
+              (``scaled_fake_quantize`` -> ``fake_quantize_fp8_per_group_with_scale``); FP8 has
+              no per-group real quantize.  Dequantized values.
+``mx-real``   ``quark.torch.kernel.non_scaled_real_quantize(x, "mx", elem, -1, 32)``
+              (``real_quantize_mxfp``: FLOOR only, FP4/FP6): the FP32 scale, then the unscaled
+              element values of each block.
+
+Quark computes its scales with FP32 (and, for FLOOR/CEIL on BF16/FP16 inputs, half-precision)
+tensor arithmetic.  Where mxgold has no policy for that yet, ``exception`` marks the block, but
+only after re-running the library on it and finding its output equal, bit for bit, to
+``_model_block``: a Python model of the proposed policies (the scale as Quark computes it, the
+elements by ``mxgold.cast``).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import Mode, NotRunnable
+
+NAME = "quark"
+PACKAGE = "amd-quark"
+TESTED = "0.13"
+LIGHT = False
+MAPPING = ("values modes: the op's dequantized output in the input dtype, compared with mxgold's "
+           "dequantize; codes modes: an FP32 scale 2^e becomes E8M0 code e+127 (negative when the "
+           "scale is an FP32 subnormal below 2^-127, which E8M0 cannot hold; NaN and +Inf, whose "
+           "blocks dequantize to NaN, give 0xFF), and "
+           "an unscaled element value becomes the code of that value in the element format (exact "
+           "lookup; -1 when it is no value of the format: an Inf)")
+SABOTAGE = {"scale_rule": "rceil"}
+
+# mxgold format name -> Quark Dtype value, and the OCP_MX spec class of the per-group paths
+_ELEM = {"e4m3": "fp8_e4m3", "e5m2": "fp8_e5m2", "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2",
+         "e2m1": "fp4", "int8": "int8"}
+_SPEC = {"e4m3": "OCP_MXFP8E4M3Spec", "e5m2": "OCP_MXFP8E5M2Spec", "e2m3": "OCP_MXFP6E2M3Spec",
+         "e3m2": "OCP_MXFP6E3M2Spec", "e2m1": "OCP_MXFP4Spec"}
+_FP8 = ("e4m3", "e5m2")
+_FP46 = ("e2m3", "e3m2", "e2m1")
+_IN = ("fp32", "fp16", "bf16")
+
+# The profile each scale mode claims: every field where it differs from ocp (rounding rne).  A
+# value mxgold does not have yet is given as (proposed, stand-in); until the profile exists with
+# these fields the modes run "ocp" plus the fields (stand-ins where needed), and ``exception``
+# covers exactly the blocks where a stand-in differs.
+_PROPOSED = {
+    "even": ("quark-even", {"scale_rule": ("even-fp32", "even"), "inf_block": "maxscale",
+                            "zero_sign": "positive", "scale_overflow": "clamp",
+                            "wide_input": "fp32"}),
+    "floor": ("quark-floor", {"scale_rule": "floor-log2f", "zero_sign": "positive",
+                              "zero_scale": 0x68}),
+    "ceil": ("quark-ceil", {"scale_rule": ("ceil-log2f", "ceil"), "zero_sign": "positive",
+                            "zero_scale": 0x68}),
+}
+# per element family: what differs from the profile (Quark's per-format element code)
+_FAMILY_POLICY = {"fp8": {"zero_sign": "keep"}, "fp46": {}, "int8": {}}
+
+
+def _known(field: str, value) -> bool:
+    from mxgold import _names
+
+    vals = _names.POLICY_FIELDS.get(field.replace("_", "-"), (None,))[0]
+    return isinstance(value, int) or (isinstance(vals, list) and value in vals)
+
+
+def _prof(sc: str, fam: str) -> dict:
+    """profile= and policy= of a mode: the proposed profile where mxgold has it as proposed,
+    else ocp plus the proposed fields (stand-ins for values mxgold lacks)."""
+    import mxgold
+
+    name, fields = _PROPOSED[sc]
+    want = {f: (v[0] if isinstance(v, tuple) and _known(f, v[0]) else
+                v[1] if isinstance(v, tuple) else v) for f, v in fields.items()
+            if isinstance(v, tuple) or _known(f, v)}
+    have = mxgold.profiles().get(name)
+    if have is not None and have["rounding"] == "rne" and all(
+            have["policy"].get(f) == v for f, v in want.items()):
+        return {"profile": name, "policy": dict(_FAMILY_POLICY[fam])}
+    return {"profile": "ocp", "policy": {**want, **_FAMILY_POLICY[fam]}}
+
+
+def _inputs_for(formats, sc: str) -> tuple:
+    """The input dtypes whose probe blocks the runner can build for every format here (FP64:
+    EVEN only, where Quark's FP64 path is its FP32 path on fl32(x), and only where mxgold has
+    wide-input=fp32)."""
+    from mxgold import Format
+
+    from . import _inputs
+
+    ok = []
+    ins = _IN + (("fp64",) if sc == "even" and _known("wide_input", "fp32") else ())
+    for inp in ins:
+        if all(_inputs._exp_range(Format.get(f), inp)[0] <= _inputs._exp_range(Format.get(f), inp)[1]
+               for f in formats):
+            ok.append(inp)
+    return tuple(ok)
+
+
+def modes() -> list[Mode]:
+    out = []
+    fam_formats = {"fp8": _FP8, "fp46": _FP46, "int8": ("int8",)}
+    for sc in ("even", "floor", "ceil"):
+        for fam, fmts in fam_formats.items():
+            out.append(Mode(
+                kind="block", name=f"mx-fake/{sc}/{fam}", **_prof(sc, fam), formats=fmts,
+                inputs=_inputs_for(fmts, sc), output="values",
+                options={"path": "mx-fake", "scale": sc},
+                path=("torch.ops.quark.non_scaled_fake_quantize(x, 'mx', elem, -1, 32, "
+                      f"'{sc}') -> fake_quantize_mx"),
+                note=_note(sc, fam)))
+    for sc in ("even", "floor", "ceil"):
+        out.append(Mode(
+            kind="block", name=f"spec-real/{sc}", **_prof(sc, "fp46"), formats=_FP46,
+            inputs=_inputs_for(_FP46, sc), options={"path": "spec-real", "scale": sc},
+            path=(f"OCP_MXFP4Spec/OCP_MXFP6*Spec(ch_axis=-1, scale_calculation_mode='{sc}'): "
+                  "DynamicScaledFakeQuantize.observe (PerBlockMXObserver.get_scale) + "
+                  "quark.torch.kernel.scaled_real_quantize(..., 'per_group')"),
+            note=_note(sc, "fp46")))
+    for sc in ("even", "floor", "ceil"):
+        out.append(Mode(
+            kind="block", name=f"spec-fake/{sc}", **_prof(sc, "fp8"), formats=_FP8,
+            inputs=_inputs_for(_FP8, sc), output="values", options={"path": "spec-fake", "scale": sc},
+            path=(f"OCP_MXFP8*Spec(ch_axis=-1, scale_calculation_mode='{sc}'): "
+                  "DynamicScaledFakeQuantize.forward -> scaled_fake_quantize "
+                  "(fake_quantize_fp8_per_group_with_scale)"),
+            note=_note(sc, "fp8")))
+    out.append(Mode(
+        kind="block", name="mx-real/floor", **_prof("floor", "fp46"), formats=_FP46,
+        inputs=_inputs_for(_FP46, "floor"), options={"path": "mx-real", "scale": "floor"},
+        path="quark.torch.kernel.non_scaled_real_quantize(x, 'mx', elem, -1, 32) -> real_quantize_mxfp",
+        note=_note("floor", "fp46")))
+    return out
+
+
+def _note(sc: str, fam: str) -> str:
+    import mxgold
+
+    name = _PROPOSED[sc][0]
+    s = "" if _prof(sc, fam)["profile"] == name else (
+        f"proposed profile {name} (run as ocp + its fields, stand-ins where mxgold lacks a value)")
+    if fam == "fp8":
+        s += ("; " if s else "") + "FP8 keeps the sign of zeros (torch float8 cast)"
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# running the library
+
+_TORCH = None
+
+
+def _torch():
+    global _TORCH
+    if _TORCH is None:
+        os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+        import torch
+
+        import quark.torch.kernel  # noqa: F401  (registers torch.ops.quark)
+        _TORCH = torch
+    return _TORCH
+
+
+def _to_torch(x: np.ndarray):
+    torch = _torch()
+    x = np.ascontiguousarray(x)
+    if x.dtype.name == "bfloat16":
+        return torch.from_numpy(x.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(x.copy())
+
+
+def _to_numpy(t, like: np.ndarray) -> np.ndarray:
+    torch = _torch()
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(like.dtype)
+    return t.numpy()
+
+
+def _e8m0(scale) -> np.ndarray:
+    """Code of FP32 scales 2^e: e+127 (negative below 2^-127, which E8M0 cannot hold);
+    NaN and +Inf -> 0xFF."""
+    s = np.asarray(scale, np.float32).reshape(-1).astype(np.float64)
+    out = np.full(s.shape, 0xFF, np.int64)
+    ok = np.isfinite(s) & (s > 0)
+    m, e = np.frexp(s[ok])
+    if not np.all(m == 0.5):
+        raise AssertionError("a Quark scale is not a power of two")
+    out[ok] = e - 1 + 127
+    # +Inf (amax Inf under FLOOR/CEIL): every element dequantizes to NaN (x/Inf = 0, 0*Inf)
+    return out
+
+
+_GRIDS: dict = {}
+
+
+def _codes(fmt: str, v) -> np.ndarray:
+    """Codes of unscaled element values (exact lookup); NaN -> 0; no value of fmt -> -1."""
+    import mxgold
+
+    from ._inputs import _grid
+
+    F = mxgold.Format.get(fmt)
+    g = _GRIDS.get(fmt)
+    if g is None:
+        g = _GRIDS[fmt] = _grid(F)
+    v = np.asarray(v, np.float64)
+    a = np.abs(v)
+    i = np.clip(np.searchsorted(g, a), 0, g.size - 1)
+    hit = g[i] == a
+    sign = np.signbit(v).astype(np.int64) << (F.bits - 1)
+    out = np.where(hit, i.astype(np.int64) | sign, -1)
+    out[np.isnan(v)] = 0
+    return out
+
+
+def _spec_quantizer(fmt: str, sc: str):
+    from quark.torch.quantization.config import config as C
+    from quark.torch.quantization.tensor_quantize import FakeQuantizeBase
+
+    spec = getattr(C, _SPEC[fmt])(ch_axis=-1, scale_calculation_mode=sc)
+    return FakeQuantizeBase.get_fake_quantize(spec.to_quantization_spec())
+
+
+def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
+    torch = _torch()
+    import quark.torch.kernel as K
+
+    path, sc = mode.options["path"], mode.options["scale"]
+    t = _to_torch(x)
+    with torch.no_grad():
+        if path == "mx-fake":
+            y = torch.ops.quark.non_scaled_fake_quantize(t, "mx", _ELEM[fmt], -1, mode.block, sc)
+            return _to_numpy(y, x)
+        if path == "spec-fake":
+            return _to_numpy(_spec_quantizer(fmt, sc)(t), x)
+        if path == "spec-real":
+            q = _spec_quantizer(fmt, sc)
+            scale, zp = q.observe(t)
+            v = K.scaled_real_quantize(q.dtype.value, t, scale, zp, q.ch_axis, q.group_size,
+                                       q.quant_min, q.quant_max, q.round_method,
+                                       q.qscheme_str_name)
+            return _e8m0(scale.to(torch.float32).numpy()), _codes(fmt, v.to(torch.float32).numpy())
+        if path == "mx-real":
+            r = K.non_scaled_real_quantize(t, "mx", _ELEM[fmt], -1, mode.block)
+            r = r.to(torch.float32).numpy().reshape(x.shape[0], mode.block + 1)
+            return _e8m0(r[:, 0]), _codes(fmt, r[:, 1:])
+    raise NotRunnable(f"unknown path {path}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the model of the proposed policies, and the exceptions it proves
+
+_EMAX = {"e4m3": 8, "e5m2": 15, "e2m3": 2, "e3m2": 4, "e2m1": 2, "int8": 0}
+# the m of Quark's EVEN (get_dtype_params: INT8 has mbits 8)
+_M_EVEN = {"e4m3": 3, "e5m2": 2, "e2m3": 3, "e3m2": 2, "e2m1": 1, "int8": 8}
+# 2^e as a value of the input dtype: (smallest, largest) e it holds
+_POW_RANGE = {"fp32": (-149, 127), "bf16": (-133, 127), "fp16": (-24, 15)}
+_EPS = 2.0 ** -23  # torch.finfo(torch.float32).eps, Quark's stand-in for a zero scale
+
+
+def _exp2(v: float) -> int:
+    return int(np.frexp(v)[1]) - 1
+
+
+def _log2_in(a: float, inp: str) -> float:
+    """log2(a) as torch computes it on a tensor of the input dtype: in FP32 (correctly rounded
+    here), then rounded to the input dtype."""
+    from ._inputs import dtype
+
+    lg = np.array([np.log2(float(a))], np.float64).astype(np.float32)
+    return float(lg.astype(dtype(inp)).astype(np.float64)[0])
+
+
+def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str]]:
+    """Quark's FP32 scale for a block with amax a (not NaN), and the conditions that decided it
+    which the stand-in policy lacks."""
+    why = []
+    emax = _EMAX[fmt]
+    if sc == "even":
+        a32 = float(np.float32(a))
+        if np.isinf(a32):
+            return 2.0 ** 127, why
+        if a32 == 0:
+            a32 = 2.0 ** -126
+        E = max(_exp2(a32), -126)
+        e0 = _exp2(a32 + 2.0 ** (E - _M_EVEN[fmt] - 1))
+        if fmt == "int8" and e0 != _exp2(a32 + 2.0 ** (E - 6 - 1)) and a != 0:
+            why.append("even-int8-m8: Quark's EVEN rounds an INT8 block's amax at 8 fraction "
+                       "bits (get_dtype_params(int8) mbits=8), mxgold at 6")
+        if e0 >= 128:
+            why.append("even-fp32-overflow: amax rounded half-up reaches 2^128, FP32 Inf, so "
+                       "log2 is +Inf and the exponent clamps to 127 (0xFE)")
+            return 2.0 ** 127, why
+        return 2.0 ** min(max(e0 - emax, -127), 127), why
+    if a == 0:
+        return _EPS, why
+    if np.isinf(a):
+        return np.inf, why
+    lg = _log2_in(a, inp)
+    k = int(np.floor(lg) if sc == "floor" else np.ceil(lg))
+    lg32 = float(np.float32(np.log2(float(a))))
+    k32 = int(np.floor(lg32) if sc == "floor" else np.ceil(lg32))
+    if k != k32:
+        why.append(f"log2-in-input: {sc}(log2 amax) with log2 rounded to {inp} is {k}, not {k32}")
+    if sc == "ceil":
+        kx = _exp2(a) + (0 if 2.0 ** _exp2(a) == a else 1)
+        if k32 != kx:
+            why.append(f"ceil-log2f: ceil(fl32(log2f amax)) = {k32}, not the exact {kx}")
+    e = k - emax
+    lo, hi = _POW_RANGE[inp]
+    if e < lo:
+        why.append(f"scale-underflow: 2^{e} is 0 in {inp}; Quark uses FP32 eps 2^-23")
+        return _EPS, why
+    if e > hi:
+        why.append(f"scale-overflow-in-input: 2^{e} is Inf in {inp}: a NaN block")
+        return np.inf, why
+    if e < -127:
+        why.append(f"scale-below-e8m0: the scale is 2^{e}, no E8M0 value (FP32 subnormal)")
+    return 2.0 ** e, why
+
+
+def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
+                 values: bool = False):
+    """(FP32 scale, unscaled element values, dequantized values in x's dtype, conditions).
+    values: the conditions are those of a values comparison."""
+    import mxgold
+    from mxgold._ops import decode
+
+    xs = x.astype(np.float64)
+    if np.isnan(xs).any():
+        return np.nan, np.full(xs.shape, np.nan), np.full(xs.shape, np.nan).astype(x.dtype), []
+    with np.errstate(over="ignore"):
+        S, why = _model_scale(float(np.max(np.abs(xs))), fmt, sc, inp)
+    pol = dict(profile="ocp", overflow="sat", zero_sign="keep" if zero_keep else "positive")
+    with np.errstate(over="ignore"):
+        x32 = x.astype(np.float32)
+    with np.errstate(all="ignore"):
+        if fmt == "int8":
+            # the step S/64 goes through torch's per-channel fake quantize, which clamps it at
+            # FLT_MIN: the effective scale is max(S, 2^-120)
+            Sp = float(max(np.float32(S) / np.float32(64), np.float32(2.0 ** -126))) * 64
+            if Sp != S and np.isfinite(S):
+                why.append("int8-step-min: the INT8 step S/64 is clamped at FLT_MIN 2^-126, so "
+                           "the scale is at least 2^-120")
+            if np.isinf(Sp):
+                nan = np.full(xs.shape, np.nan)
+                return S, nan, nan.astype(x.dtype), why
+            q = decode(mxgold.cast(x32.astype(np.float64) / Sp, "int8", **pol), "int8",
+                       np.float64)
+            return S, q, _out(q, Sp, x.dtype, values, why), why
+        y = (x32 / np.float32(S)).astype(np.float64)
+        q = decode(mxgold.cast(y, fmt, **pol), fmt, np.float64)
+        if fmt in _FP46:
+            if np.isinf(y).any():
+                why.append("fp46-inf-element: the FP4/FP6 element kernel returns an Inf "
+                           "unchanged (no code)")
+            q = np.where(np.isinf(y), y, q)
+        q = np.where(np.isnan(y), np.nan, q)
+        return S, q, _out(q, S, x.dtype, values, why), why
+
+
+def _out(q: np.ndarray, S: float, dt, values: bool, why: list) -> np.ndarray:
+    """Quark's dequantized output: the FP32 product, then the input dtype."""
+    with np.errstate(all="ignore"):
+        p = q * S
+        o = p.astype(np.float32)
+        if values and np.dtype(dt) == np.float64 and (np.isinf(o) & np.isfinite(p)).any():
+            why.append("fp64-output-fp32: the dequantized product overflows FP32 to Inf before "
+                       "it is widened to FP64")
+        return o.astype(dt)
+
+
+def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
+    from ._runner import _bits_of
+
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return bool(((_bits_of(a) == _bits_of(b)) | nan).all())
+
+
+def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
+    """A block the stand-in policy cannot express, proven: the library's output on it equals
+    the model of the proposed policies bit for bit, and the model names the deciding condition."""
+    sc = mode.options["scale"]
+    S, q, out, why = _model_block(np.asarray(x_row), fmt, sc, inp, fmt in _FP8,
+                                  mode.output == "values")
+    if not why:
+        return None
+    lib = run(mode, fmt, np.asarray(x_row)[None, :])
+    if mode.output == "values":
+        ok = _same_values(np.asarray(lib).reshape(-1), out)
+    else:
+        ls, lc = lib
+        ms = _e8m0(np.array([S]))[0]
+        ok = int(ls[0]) == int(ms) and (ms == 0xFF or bool((np.asarray(lc[0]) == _codes(fmt, q)).all()))
+    return "; ".join(why) if ok else None
