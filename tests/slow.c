@@ -518,8 +518,18 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
         return e + !(m1 < d_k (k));
       }
     case MX_SCALE_FLOOR_LOG2F:
+    case MX_SCALE_FLOOR_LOG2_INPUT:
       {
-        s_val a32 = fp32_of (a);
+        /* floor(RN_p(log2 a)) with a of p bits: log2f (p = 24) of fl32(a), or the log2 of the
+         * input's type T (p its precision), of a itself, a value of T; exact inputs: exact */
+        int p = 24;
+        s_val a32 = a;
+        if (r == MX_SCALE_FLOOR_LOG2F)
+          a32 = fp32_of (a);
+        else if (in == NULL)
+          return E - emax;
+        else
+          p = (int) in->mbits + 1, a32.neg = 0;
         if (a32.cls == S_INF)
           return LONG_MAX / 2;
         if (a32.cls == S_ZERO)
@@ -534,7 +544,7 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
             long m = -(e + 1);
             j = 63 - __builtin_clzl ((unsigned long) m);
           }
-        int k = 24 - (int) j;
+        int k = p - (int) j;
         /* bump iff 1 - m/2 < c_k, m/2 = sig/2^L */
         int L = bitlen (a32.sig);
         u128 d = (((u128) 1 << L) - a32.sig) << (124 - L); /* (2^L - sig)/2^L in Q124 */

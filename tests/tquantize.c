@@ -2,7 +2,7 @@
  * flags) for every scale rule, with rounding and the special-value policies in rotation.  A
  * quarter of the blocks are FP64: the FP32 block moved by up to 2^+-900 with random low bits, so
  * that amax lies beyond FP32's range, where the FP32-modelling rules (floor-log2f, rceil-fp32,
- * even) see 0 or Inf.
+ * even) see 0 or Inf; a quarter are BF16 or FP16, the FP32 block rounded into them.
  * Usage: tquantize FORMAT|all [BLOCKS_PER_RULE]  (default 100000)
  * Blocks are built to hit the boundaries: amax at 2^k and its neighbours, each element format's
  * saturation threshold and the midpoints around it, exact element ties under the FLOOR scale,
@@ -14,6 +14,8 @@
 static int bitlen_u (uint64_t x) { return x ? 64 - __builtin_clzll (x) : 0; }
 
 #define K 32
+
+static long flog2_of (s_val v) { return v.exp + bitlen_u (v.sig) - 1; }
 
 static uint32_t
 f32_bits (s_val v) /* FP32 bits of an exactly representable dyadic (sig < 2^24) */
@@ -154,10 +156,24 @@ main (int argc, char **argv)
             uint32_t rb[K];
             gen_block (&r, elem, bits);
             const mx_format *in = mx_format_get (MX_FP32);
-            if (rng_below (&r, 4) == 0)
+            unsigned pick = (unsigned) rng_below (&r, 8);
+            if (pick < 2)
               {
                 to_fp64 (&r, bits);
                 in = mx_format_get (MX_FP64);
+              }
+            else if (pick < 4)
+              {
+                /* BF16 or FP16: the FP32 block rounded (RNE) into it, scaled into FP16's range */
+                in = mx_format_get (pick == 2 ? MX_BF16 : MX_FP16);
+                for (int i = 0; i < K; i++)
+                  {
+                    s_val v = s_decode (mx_format_get (MX_FP32), bits[i]);
+                    if (pick == 3 && v.cls == S_FINITE)
+                      v.exp -= flog2_of (v) / 6; /* pull exponents toward FP16's +-15 */
+                    unsigned fl;
+                    bits[i] = s_encode (in, v, MX_RNE, 0, &s_ieee, &fl);
+                  }
               }
             mx_policy pol = mx_policy_ocp ();
             mx_rounding rnd = MX_RNE;

@@ -21,7 +21,7 @@ ROUNDINGS = ["rne", "rna", "rnz", "rtz", "rup", "rdn", "rto", "sr"]
 
 # field: (values, OCP default, doc); a number field has values = (lo, hi, base)
 POLICY_FIELDS = {
-    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
+    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
     "inf-block": (["nan", "maxscale", "sat", "pow128"], "nan", "an Inf in the block"),

@@ -37,6 +37,8 @@ BLOCK_CLASSES = {
     "tiny": "magnitudes near the bottom of the input's range: scale clamped at 2^-127 (7, 13)",
     "huge": "magnitudes near the top of the input's range: scale at or past 2^127 (12)",
     "int8-min": "MXINT8 values that round to -2.0 (-128) after scaling (10)",
+    "near-ties": "FP64 only: element ties moved by less than half an FP32 ulp (a narrowing to FP32 "
+                 "first rounds them onto the tie)",
 }
 
 CAST_CLASSES = {
@@ -137,7 +139,10 @@ def _next(a: np.ndarray, inp: str, up: bool) -> np.ndarray:
 def _exp_range(fmt: Format, inp: str) -> tuple[int, int]:
     """Scale exponents whose blocks the input type can carry, within E8M0's 2^-127..2^127."""
     emin, emax, m = _limits(inp)
-    return max(-127, emin - fmt.emin + 1), min(127, emax - fmt.emax - 1)
+    lo, hi = max(-127, emin - fmt.emin + 1), min(127, emax - fmt.emax - 1)
+    if lo > hi:  # a format as wide as the input (E5M2 from FP16): the middle scale
+        lo = hi = (lo + hi) // 2
+    return lo, hi
 
 
 def _fill(st: _Stream, nb: int, k: int, inp: str, scale_e: np.ndarray, fmt: Format) -> np.ndarray:
@@ -275,6 +280,12 @@ def block_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
     hb[0, 0] = np.finfo(dt).max if inp != "bf16" else _next(np.inf, inp, False)
     out["huge"] = hb
 
+    if inp == "fp64":
+        st = stream("near-ties")
+        t = out["ties"].copy()
+        off = np.ldexp(st.signs(t.size).reshape(t.shape), -st.ints(t.size, 26, 40).reshape(t.shape))
+        keep = np.abs(t) == np.abs(t).max(axis=1, keepdims=True)
+        out["near-ties"] = np.where(keep, t, t * (1.0 + off))
     if fmt.special == "int":
         st = stream("int8-min")
         s = st.ints(n_probe, lo, hi)

@@ -69,11 +69,11 @@ def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]
         same = (gb == wb) | (np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64)))
         bad = ~same.all(axis=1)
 
-        def describe(i):
+        def describe(i, limit=4):
             j = np.nonzero(~same[i])[0]
             return {"elements": [{"i": int(e), "in": _value_str(x[i], e),
                                   "lib": _value_str(got[i], e), "mxgold": _value_str(want[i], e)}
-                                 for e in j[:4]],
+                                 for e in j[:limit]],
                     "mxgold_scale": _hex(q.scales[i, 0], 8)}
         return bad, describe
     scales, codes = lib[0], lib[1]
@@ -86,11 +86,11 @@ def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]
     bad = (ls != gs) | ediff.any(axis=1)
     fbits = mxgold.Format.get(fmt).bits
 
-    def describe(i):
+    def describe(i, limit=4):
         j = np.nonzero(ediff[i])[0]
         d = {"scale": {"lib": _hex(ls[i], 8), "mxgold": _hex(gs[i], 8)},
              "elements": [{"i": int(e), "in": _value_str(x[i], e), "lib": _hex(lc[i, e], fbits),
-                           "mxgold": _hex(gc[i, e], fbits)} for e in j[:4]]}
+                           "mxgold": _hex(gc[i, e], fbits)} for e in j[:limit]]}
         if ls[i] != gs[i]:
             a = np.abs(x[i].astype(np.float64))
             a = a[~np.isnan(a)]
@@ -105,7 +105,7 @@ def _cmp_cast(fmt, x, lib, want) -> tuple[np.ndarray, Callable[[int], dict]]:
     bad = got != w
     fbits = mxgold.Format.get(fmt).bits
 
-    def describe(i):
+    def describe(i, limit=4):
         return {"in": _value_str(x, i), "lib": _hex(got[i], fbits), "mxgold": _hex(w[i], fbits)}
     return bad, describe
 
@@ -181,7 +181,9 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
                 c.n = int(bad.size)
                 n_items += c.n
                 for i in np.nonzero(bad)[0]:
-                    why = exception(mode, fmt, inp, cls, x[i], describe(i)) if exception else None
+                    # the exception sees every differing element; the record keeps four
+                    why = (exception(mode, fmt, inp, cls, x[i], describe(i, limit=None))
+                           if exception else None)
                     if why:
                         c.exceptions += 1
                         if c.exception_first is None:

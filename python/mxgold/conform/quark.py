@@ -323,7 +323,7 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str
     e = k - emax
     lo, hi = _POW_RANGE[inp]
     if e < lo:
-        why.append(f"scale-underflow: 2^{e} is 0 in {inp}; Quark uses FP32 eps 2^-23")
+        why.append(f"scale-underflow: 2^{e} is 0 in {inp}, and Quark uses FP32 eps 2^-23")
         return _EPS, why
     if e > hi:
         why.append(f"scale-overflow-in-input: 2^{e} is Inf in {inp}: a NaN block")
