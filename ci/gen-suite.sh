@@ -48,13 +48,14 @@ cmds+=("ocp/dot/e4m3-e4m3-b200-fp8.mxv|gen --op dot --format-a e4m3 --accum tens
 cmds+=("ocp/dot/e4m3-e4m3-mi300-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset mi300-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
 
-# the same for each named profile where it differs from ocp (torchao-floor is identical to ocp)
-for p in torchao-rceil te-mxfp8 microxcaling ggml-mxfp4 pychop ml-dtypes quark-even; do
+# the same for every named profile but ocp (the list is mxgold's own: profiles.def)
+for p in $("$bin/mxgold" profiles | grep '^[a-z]' | cut -d' ' -f1 | grep -vx ocp); do
   for f in $fmts; do
     cmds+=("profiles/$p/quantize-$f.mxv|gen --op quantize --format $f --profile $p --level 1 --seed 1")
   done
 done
-for p in te-mxfp8 ggml-mxfp4 pychop ml-dtypes quark-even; do   # cast policy differs from ocp's
+# casts where a cast-relevant field (overflow, nan-elem, nan-code, zero-sign, int-range) is not ocp's
+for p in te-mxfp8 ggml-mxfp4 pychop ml-dtypes onnx onnxruntime quark-even; do
   for f in $fmts; do
     cmds+=("profiles/$p/cast-$f.mxv|gen --op cast --format $f --profile $p --level 1 --seed 1")
   done

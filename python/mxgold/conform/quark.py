@@ -61,9 +61,9 @@ _PROPOSED = {
     "even": ("quark-even", {"scale_rule": ("even-fp32", "even"), "inf_block": "maxscale",
                             "zero_sign": "positive", "scale_overflow": "clamp",
                             "wide_input": "fp32"}),
-    "floor": ("quark-floor", {"scale_rule": "floor-log2f", "zero_sign": "positive",
-                              "zero_scale": 0x68}),
-    "ceil": ("quark-ceil", {"scale_rule": ("ceil-log2f", "ceil"), "zero_sign": "positive",
+    "floor": ("quark-floor", {"scale_rule": ("floor-log2-input", "floor-log2f"),
+                              "zero_sign": "positive", "zero_scale": 0x68}),
+    "ceil": ("quark-ceil", {"scale_rule": ("ceil-log2-input", "ceil"), "zero_sign": "positive",
                             "zero_scale": 0x68}),
 }
 # per element family: what differs from the profile (Quark's per-format element code)
@@ -276,6 +276,15 @@ def _exp2(v: float) -> int:
     return int(np.frexp(v)[1]) - 1
 
 
+_BITS = {"fp32": 24, "bf16": 8, "fp16": 11, "fp64": 53}
+
+
+def _round_bits(v: float, p: int) -> float:
+    """v rounded to p significant bits, ties to even (no range limits: |v| is a log2)."""
+    m, e = np.frexp(v)
+    return float(np.ldexp(np.round(np.ldexp(m, p)), e - p))
+
+
 def _log2_in(a: float, inp: str) -> float:
     """log2(a) as torch computes it on a tensor of the input dtype: in FP32 (correctly rounded
     here), then rounded to the input dtype."""
@@ -310,16 +319,20 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str
         return _EPS, why
     if np.isinf(a):
         return np.inf, why
-    lg = _log2_in(a, inp)
-    k = int(np.floor(lg) if sc == "floor" else np.ceil(lg))
-    lg32 = float(np.float32(np.log2(float(a))))
-    k32 = int(np.floor(lg32) if sc == "floor" else np.ceil(lg32))
-    if k != k32:
-        why.append(f"log2-in-input: {sc}(log2 amax) with log2 rounded to {inp} is {k}, not {k32}")
-    if sc == "ceil":
-        kx = _exp2(a) + (0 if 2.0 ** _exp2(a) == a else 1)
-        if k32 != kx:
-            why.append(f"ceil-log2f: ceil(fl32(log2f amax)) = {k32}, not the exact {kx}")
+    rnd = np.floor if sc == "floor" else np.ceil
+    lg2 = float(np.log2(float(a)))
+    k = int(rnd(_log2_in(a, inp)))                    # Quark: fl_T(fl32(log2 amax))
+    k1 = int(rnd(_round_bits(lg2, _BITS[inp])))       # fl_T(log2 amax), one rounding
+    k32 = int(rnd(_round_bits(lg2, 24)))              # fl32(log2 amax)
+    kx = _exp2(a) + (0 if sc == "floor" or 2.0 ** _exp2(a) == a else 1)  # exact
+    if k != k1:
+        why.append(f"log2-double-rounding: torch rounds log2 amax to FP32, then to {inp}: "
+                   f"{sc} gives {k}, one rounding to {inp} {k1}")
+    if k1 != k32:
+        why.append(f"log2-in-input: {sc}(log2 amax) with log2 rounded to {inp} is {k1}, with "
+                   f"FP32 log2f {k32}")
+    if sc == "ceil" and k1 != kx:
+        why.append(f"ceil-log2-input: ceil(fl_{inp}(log2 amax)) is {k1}, the exact ceil {kx}")
     e = k - emax
     lo, hi = _POW_RANGE[inp]
     if e < lo:
