@@ -78,8 +78,9 @@ def _known(field: str, value) -> bool:
 
 
 def _prof(sc: str, fam: str) -> dict:
-    """profile= and policy= of a mode: the proposed profile where mxgold has it as proposed,
-    else ocp plus the proposed fields (stand-ins for values mxgold lacks)."""
+    """profile= and policy= of a mode: the proposed profile plus the fields where mxgold's row
+    still differs from the proposal (stand-ins for values mxgold lacks); ocp plus every proposed
+    field where mxgold has no such row yet."""
     import mxgold
 
     name, fields = _PROPOSED[sc]
@@ -87,27 +88,16 @@ def _prof(sc: str, fam: str) -> dict:
                 v[1] if isinstance(v, tuple) else v) for f, v in fields.items()
             if isinstance(v, tuple) or _known(f, v)}
     have = mxgold.profiles().get(name)
-    if have is not None and have["rounding"] == "rne" and all(
-            have["policy"].get(f) == v for f, v in want.items()):
-        return {"profile": name, "policy": dict(_FAMILY_POLICY[fam])}
+    if have is not None and have["rounding"] == "rne":
+        diff = {f: v for f, v in want.items() if have["policy"].get(f) != v}
+        return {"profile": name, "policy": {**diff, **_FAMILY_POLICY[fam]}}
     return {"profile": "ocp", "policy": {**want, **_FAMILY_POLICY[fam]}}
 
 
 def _inputs_for(formats, sc: str) -> tuple:
-    """The input dtypes whose probe blocks the runner can build for every format here (FP64:
-    EVEN only, where Quark's FP64 path is its FP32 path on fl32(x), and only where mxgold has
-    wide-input=fp32)."""
-    from mxgold import Format
-
-    from . import _inputs
-
-    ok = []
-    ins = _IN + (("fp64",) if sc == "even" and _known("wide_input", "fp32") else ())
-    for inp in ins:
-        if all(_inputs._exp_range(Format.get(f), inp)[0] <= _inputs._exp_range(Format.get(f), inp)[1]
-               for f in formats):
-            ok.append(inp)
-    return tuple(ok)
+    """The input dtypes: FP32, FP16, BF16; FP64 for EVEN only (Quark's FP64 path is then its FP32
+    path on fl32(x), mxgold's wide-input=fp32), where mxgold has wide-input=fp32."""
+    return _IN + (("fp64",) if sc == "even" and _known("wide_input", "fp32") else ())
 
 
 def modes() -> list[Mode]:
@@ -149,9 +139,12 @@ def modes() -> list[Mode]:
 def _note(sc: str, fam: str) -> str:
     import mxgold
 
-    name = _PROPOSED[sc][0]
-    s = "" if _prof(sc, fam)["profile"] == name else (
-        f"proposed profile {name} (run as ocp + its fields, stand-ins where mxgold lacks a value)")
+    name, fields = _PROPOSED[sc]
+    p = _prof(sc, fam)
+    stand = [f for f in p["policy"] if f in fields and f not in _FAMILY_POLICY[fam]]
+    s = "" if p["profile"] == name and not stand else (
+        f"proposed profile {name}: run as {p['profile']} + {', '.join(stand)} "
+        "(stand-ins where mxgold lacks a value)")
     if fam == "fp8":
         s += ("; " if s else "") + "FP8 keeps the sign of zeros (torch float8 cast)"
     return s
@@ -294,9 +287,9 @@ def _log2_in(a: float, inp: str) -> float:
     return float(lg.astype(dtype(inp)).astype(np.float64)[0])
 
 
-def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str]]:
+def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple[float, list[str]]:
     """Quark's FP32 scale for a block with amax a (not NaN), and the conditions that decided it
-    which the stand-in policy lacks."""
+    which mxgold's scale rule ``rule`` (the mode's) does not model."""
     why = []
     emax = _EMAX[fmt]
     if sc == "even":
@@ -307,12 +300,13 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str
             a32 = 2.0 ** -126
         E = max(_exp2(a32), -126)
         e0 = _exp2(a32 + 2.0 ** (E - _M_EVEN[fmt] - 1))
-        if fmt == "int8" and e0 != _exp2(a32 + 2.0 ** (E - 6 - 1)) and a != 0:
+        if fmt == "int8" and e0 != _exp2(a32 + 2.0 ** (E - 6 - 1)) and rule == "even":
             why.append("even-int8-m8: Quark's EVEN rounds an INT8 block's amax at 8 fraction "
                        "bits (get_dtype_params(int8) mbits=8), mxgold at 6")
         if e0 >= 128:
-            why.append("even-fp32-overflow: amax rounded half-up reaches 2^128, FP32 Inf, so "
-                       "log2 is +Inf and the exponent clamps to 127 (0xFE)")
+            if rule == "even":
+                why.append("even-fp32-overflow: amax rounded half-up reaches 2^128, FP32 Inf, "
+                           "so log2 is +Inf and the exponent clamps to 127 (0xFE)")
             return 2.0 ** 127, why
         return 2.0 ** min(max(e0 - emax, -127), 127), why
     if a == 0:
@@ -321,18 +315,16 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str
         return np.inf, why
     rnd = np.floor if sc == "floor" else np.ceil
     lg2 = float(np.log2(float(a)))
-    k = int(rnd(_log2_in(a, inp)))                    # Quark: fl_T(fl32(log2 amax))
-    k1 = int(rnd(_round_bits(lg2, _BITS[inp])))       # fl_T(log2 amax), one rounding
+    # torch's log2 on a half tensor rounds the FP32 log2f to the half type; for every finite
+    # BF16 and FP16 value that equals log2 rounded once to the half type (checked exhaustively)
+    k = int(rnd(_log2_in(a, inp)))
     k32 = int(rnd(_round_bits(lg2, 24)))              # fl32(log2 amax)
     kx = _exp2(a) + (0 if sc == "floor" or 2.0 ** _exp2(a) == a else 1)  # exact
-    if k != k1:
-        why.append(f"log2-double-rounding: torch rounds log2 amax to FP32, then to {inp}: "
-                   f"{sc} gives {k}, one rounding to {inp} {k1}")
-    if k1 != k32:
-        why.append(f"log2-in-input: {sc}(log2 amax) with log2 rounded to {inp} is {k1}, with "
-                   f"FP32 log2f {k32}")
-    if sc == "ceil" and k1 != kx:
-        why.append(f"ceil-log2-input: ceil(fl_{inp}(log2 amax)) is {k1}, the exact ceil {kx}")
+    if sc == "floor" and rule != "floor-log2-input" and k != k32:
+        why.append(f"floor-log2-input: floor(log2 amax) with log2 rounded to {inp} is {k}, "
+                   f"with FP32 log2f {k32}")
+    if sc == "ceil" and rule != "ceil-log2-input" and k != kx:
+        why.append(f"ceil-log2-input: ceil(fl_{inp}(log2 amax)) is {k}, the exact ceil {kx}")
     e = k - emax
     lo, hi = _POW_RANGE[inp]
     if e < lo:
@@ -347,7 +339,7 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str
 
 
 def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
-                 values: bool = False):
+                 values: bool = False, rule: str = ""):
     """(FP32 scale, unscaled element values, dequantized values in x's dtype, conditions).
     values: the conditions are those of a values comparison."""
     import mxgold
@@ -357,7 +349,7 @@ def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
     if np.isnan(xs).any():
         return np.nan, np.full(xs.shape, np.nan), np.full(xs.shape, np.nan).astype(x.dtype), []
     with np.errstate(over="ignore"):
-        S, why = _model_scale(float(np.max(np.abs(xs))), fmt, sc, inp)
+        S, why = _model_scale(float(np.max(np.abs(xs))), fmt, sc, inp, rule)
     pol = dict(profile="ocp", overflow="sat", zero_sign="keep" if zero_keep else "positive")
     with np.errstate(over="ignore"):
         x32 = x.astype(np.float32)
@@ -409,8 +401,11 @@ def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, descr
     """A block the stand-in policy cannot express, proven: the library's output on it equals
     the model of the proposed policies bit for bit, and the model names the deciding condition."""
     sc = mode.options["scale"]
+    import mxgold
+
+    rule = mode.policy.get("scale_rule") or mxgold.profiles()[mode.profile]["policy"]["scale_rule"]
     S, q, out, why = _model_block(np.asarray(x_row), fmt, sc, inp, fmt in _FP8,
-                                  mode.output == "values")
+                                  mode.output == "values", rule)
     if not why:
         return None
     lib = run(mode, fmt, np.asarray(x_row)[None, :])
