@@ -109,7 +109,8 @@ def markdown(res: dict) -> str:
         out += [f"**Sabotage run** ({res['sabotage']}): not a conformance result.", ""]
     out += ["Each cell: `pass (n)` = all n blocks (values, for casts) bit for bit equal to the "
             "profile; `**k**/n` = k differ. `OCP` = equal to the `ocp` profile (OCP MX v1.0 "
-            "strict) on every input. How each comparison works: `docs/conformance.md`.", ""]
+            "strict) on every input. How each comparison works: `docs/thirdparty.md`; what "
+            "decided each profile: `docs/profiles.md`.", ""]
     out += ["## Implementations", "",
             "| implementation | version (tested) | mode | code path | profile | inputs | OCP strict |",
             "|---|---|---|---|---|---|---|"]
@@ -138,9 +139,10 @@ def markdown(res: dict) -> str:
             cells = [_cell(m["classes"].get(c)) for c in classes]
             out.append(f"| {r['name']} · {m['name']} | " + " | ".join(cells)
                        + f" | {_cell(m['total'])} |")
-    out += ["", "## Probe classes", ""]
-    for c, d in {**BLOCK_CLASSES, **CAST_CLASSES}.items():
-        out.append(f"- `{c}`: {d}")
+    for title, classes in (("Probe classes of block quantization", BLOCK_CLASSES),
+                           ("Probe classes of casts", CAST_CLASSES)):
+        out += ["", f"## {title}", ""]
+        out += [f"- `{c}`: {d}" for c, d in classes.items()]
     mism = [(r, m) for r in res["implementations"] for m in r.get("modes", [])
             if m["status"] == "run" and (m["total"]["mismatch"] or m["total"]["exceptions"])]
     if mism:

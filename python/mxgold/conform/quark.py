@@ -54,9 +54,9 @@ _FP46 = ("e2m3", "e3m2", "e2m1")
 _IN = ("fp32", "fp16", "bf16")
 
 # The profile each scale mode claims: every field where it differs from ocp (rounding rne).  A
-# value mxgold does not have yet is given as (proposed, stand-in); until the profile exists with
-# these fields the modes run "ocp" plus the fields (stand-ins where needed), and ``exception``
-# covers exactly the blocks where a stand-in differs.
+# value mxgold does not have yet is given as (proposed, stand-in).  Until mxgold's row equals the
+# proposal, the modes run the row (or ocp where there is none) plus the fields that differ, with
+# stand-ins where needed, and ``exception`` covers exactly the blocks where a stand-in differs.
 _PROPOSED = {
     "even": ("quark-even", {"scale_rule": ("even-fp32", "even"), "inf_block": "maxscale",
                             "zero_sign": "positive", "scale_overflow": "clamp",
@@ -123,7 +123,8 @@ def modes() -> list[Mode]:
     for sc in ("even", "floor", "ceil"):
         out.append(Mode(
             kind="block", name=f"spec-fake/{sc}", **_prof(sc, "fp8"), formats=_FP8,
-            inputs=_inputs_for(_FP8, sc), output="values", options={"path": "spec-fake", "scale": sc},
+            inputs=_inputs_for(_FP8, sc), output="values",
+            options={"path": "spec-fake", "scale": sc},
             path=(f"OCP_MXFP8*Spec(ch_axis=-1, scale_calculation_mode='{sc}'): "
                   "DynamicScaledFakeQuantize.forward -> scaled_fake_quantize "
                   "(fake_quantize_fp8_per_group_with_scale)"),
@@ -131,7 +132,8 @@ def modes() -> list[Mode]:
     out.append(Mode(
         kind="block", name="mx-real/floor", **_prof("floor", "fp46"), formats=_FP46,
         inputs=_inputs_for(_FP46, "floor"), options={"path": "mx-real", "scale": "floor"},
-        path="quark.torch.kernel.non_scaled_real_quantize(x, 'mx', elem, -1, 32) -> real_quantize_mxfp",
+        path=("quark.torch.kernel.non_scaled_real_quantize(x, 'mx', elem, -1, 32) -> "
+              "real_quantize_mxfp"),
         note=_note("floor", "fp46")))
     return out
 
@@ -414,5 +416,6 @@ def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, descr
     else:
         ls, lc = lib
         ms = _e8m0(np.array([S]))[0]
-        ok = int(ls[0]) == int(ms) and (ms == 0xFF or bool((np.asarray(lc[0]) == _codes(fmt, q)).all()))
+        ok = int(ls[0]) == int(ms) and (
+            ms == 0xFF or bool((np.asarray(lc[0]) == _codes(fmt, q)).all()))
     return "; ".join(why) if ok else None
