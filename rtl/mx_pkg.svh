@@ -109,6 +109,8 @@ localparam int MX_SCALE_RCEIL_FP32 = 4;
 localparam int MX_SCALE_FLOOR_LOG2F = 5;
 localparam int MX_SCALE_RCEIL_LOG2F = 6;
 localparam int MX_SCALE_FLOOR_LOG2_INPUT = 7;
+localparam int MX_SCALE_CEIL_LOG2_INPUT = 8;
+localparam int MX_SCALE_EVEN_FP32 = 9;
 
 // flags (golden/include/mx.h MX_FLAG_*)
 localparam logic [7:0] MX_FLAG_INEXACT = 8'h01, MX_FLAG_UNDERFLOW = 8'h02, MX_FLAG_OVERFLOW = 8'h04;

@@ -493,6 +493,37 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
           return LONG_MIN / 2;
         return flog2 (p) + !((p.sig & (p.sig - 1)) == 0);
       }
+    case MX_SCALE_EVEN_FP32:
+      {
+        /* fl32(a) + 2^(max(E,-126)-m-1), m = 8 for INT8; 2^128 or more is Inf */
+        s_val a32 = fp32_of (a);
+        if (a32.cls == S_INF)
+          return LONG_MAX / 2;
+        if (a32.cls == S_ZERO)
+          return LONG_MIN / 2;
+        long m = is_int (elem) ? 8 : (long) elem->mbits;
+        long E32 = flog2 (a32), he = (E32 > -126 ? E32 : -126) - m - 1;
+        long lo = a32.exp < he ? a32.exp : he;
+        u128 sum = ((u128) a32.sig << (a32.exp - lo)) + ((u128) 1 << (he - lo));
+        long b = -1;
+        while (sum)
+          sum >>= 1, b++;
+        return lo + b >= 128 ? LONG_MAX / 2 : lo + b - emax;
+      }
+    case MX_SCALE_CEIL_LOG2_INPUT:
+      {
+        /* ceil(RN_p(log2 a)), p the input's precision: log2 a = e + log2 m, m in [1, 2) */
+        if (in == NULL || pow2)
+          return E + !pow2 - emax;
+        if (E == 0)
+          return 1 - emax; /* log2 a in (0, 1) is never rounded to 0 */
+        long ae = E > 0 ? E : -E;
+        int j = 63 - __builtin_clzl ((unsigned long) ae);
+        int k = (int) in->mbits + 1 - j + (E < 0 && (ae & (ae - 1)) == 0);
+        int L = bitlen (a.sig);
+        u128 m1 = (u128) (a.sig - (1ull << (L - 1))) << (125 - L); /* m - 1 in Q124 */
+        return E + !(m1 < d_k (k)) - emax;
+      }
     case MX_SCALE_RCEIL_LOG2F:
       {
         /* ceil(RN32(log2 q)), q = fl32(fl32(a) / max): log2 q = e + log2 m, m in [1, 2) */
@@ -592,6 +623,8 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
         imax = (long) i;
     }
   long e, lo = -sfmt->bias, hi = s_emax (sfmt);
+  if (is_pow2fmt (sfmt) && (long) pol->scale_min - sfmt->bias > lo)
+    lo = (long) pol->scale_min - sfmt->bias; /* scale-min */
   if ((has_nan && pol->nan_block == MX_NAN_BLOCK_PROPAGATE)
       || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
     goto nan;

@@ -195,6 +195,7 @@ main (int argc, char **argv)
                 pol.nan_code = (mx_nan_code) ((knobs >> 30) & 1);
                 pol.wide_input = (mx_wide_input) ((knobs >> 31) & 1);
                 pol.min_scale_elem = (mx_min_scale_elem) ((knobs >> 32) % 3);
+                pol.scale_min = (knobs >> 34) & 1 ? 0x07 : 0x00;
               }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);

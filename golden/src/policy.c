@@ -142,11 +142,13 @@ mx_policy_value_format (char *buf, size_t n, mx_policy_field f, long v)
 /*---------------------------------------------------------------- profiles -*/
 /* One setter per profile: the OCP policy, then the row's overrides. */
 #define MX_SET(field, value) p->field = MX_##value;
+#define MX_SETN(field, value) p->field = (value);
 #define MX_PROFILE(id, nm, rounding, desc, src, proof, ...) \
   static void set_##id (mx_policy *p) { *p = ocp; __VA_ARGS__ }
 #include "mx/profiles.def"
 #undef MX_PROFILE
 #undef MX_SET
+#undef MX_SETN
 
 static const struct
 {

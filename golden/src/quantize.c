@@ -47,8 +47,10 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
     goto nan_scale;
 
-  long e, lo = sfmt->emin, hi = sfmt->emax;
   int linear = sfmt->special != MX_SPECIAL_POW2; /* e.g. UE4M3 (NVFP4): scale is a value */
+  long e, lo = sfmt->emin, hi = sfmt->emax;
+  if (!linear && (long) pol->scale_min - sfmt->bias > lo)
+    lo = (long) pol->scale_min - sfmt->bias; /* scale-min */
   mx__tmp ts;
   mpfr_ptr S = mx__tmp_init (&ts, 64);
 
@@ -168,6 +170,8 @@ mx__check_block (const mx_format *elem, const mx_format *sfmt, size_t k, const m
         return MX_EINVAL;
     }
   /* a zero-block scale code the scale format cannot hold is an error, never masked */
+  if (pol->scale_min > sfmt->max_mag)
+    return MX_EINVAL;
   return pol->zero_scale > mx__mask (sfmt->bits) ? MX_EINVAL : MX_OK;
 }
 

@@ -142,6 +142,42 @@ floor_log2_input (mpfr_srcptr amax, const mx_format *elem, const mx_format *in)
   return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
 }
 
+/* ceil(fl_T(log2 amax)) - emax: as floor_log2_input, rounded up */
+static long
+ceil_log2_input (mpfr_srcptr amax, const mx_format *elem, const mx_format *in)
+{
+  if (in == NULL)
+    return ceil_log2 (amax) - elem->emax;
+  mx__tmp ta, tl;
+  mpfr_ptr a = mx__tmp_init (&ta, mpfr_get_prec (amax) < MX__TMP_BITS ? mpfr_get_prec (amax)
+                                                                        : MX__TMP_BITS),
+           l = mx__tmp_init (&tl, in->mbits + 1);
+  mpfr_abs (a, amax, MPFR_RNDN);
+  mpfr_log2 (l, a, MPFR_RNDN);
+  mpfr_ceil (l, l);
+  return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
+}
+
+/* Quark's even_round on FP32 bits: fl32(amax) plus half a unit of its m-th fraction bit (m = 8
+ * for INT8, Quark's get_dtype_params), the carry into exponent field 255 being Inf */
+static long
+even_fp32 (mpfr_srcptr amax, const mx_format *elem)
+{
+  mx__tmp ta, tb;
+  mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), b = mx__tmp_init (&tb, 2);
+  to_fp32 (a, amax);
+  if (mpfr_inf_p (a))
+    return TOO_LARGE;
+  if (mpfr_zero_p (a))
+    return TOO_SMALL;
+  long m = elem->special == MX_SPECIAL_INT ? 8 : (long) elem->mbits;
+  long E = floor_log2 (a), eq = E > -126 ? E : -126;
+  mpfr_set_ui_2exp (b, 1, eq - m - 1, MPFR_RNDN);
+  mpfr_add (a, a, b, MPFR_RNDZ); /* exact: a has 24 bits, b lies within them or just below */
+  long r = floor_log2 (a);
+  return r >= 128 ? TOO_LARGE : r - elem->emax;
+}
+
 long
 mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
                     mx_scale_rule rule)
@@ -157,6 +193,8 @@ mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in
     case MX_SCALE_FLOOR_LOG2F: return floor_log2f (amax, elem);
     case MX_SCALE_RCEIL_LOG2F: return rceil_log2f (amax, elem);
     case MX_SCALE_FLOOR_LOG2_INPUT: return floor_log2_input (amax, elem, in);
+    case MX_SCALE_CEIL_LOG2_INPUT: return ceil_log2_input (amax, elem, in);
+    case MX_SCALE_EVEN_FP32: return even_fp32 (amax, elem);
     default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3 */
     }
 }

@@ -21,7 +21,7 @@ ROUNDINGS = ["rne", "rna", "rnz", "rtz", "rup", "rdn", "rto", "sr"]
 
 # field: (values, OCP default, doc); a number field has values = (lo, hi, base)
 POLICY_FIELDS = {
-    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
+    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input", "ceil-log2-input", "even-fp32"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
     "inf-block": (["nan", "maxscale", "sat", "pow128"], "nan", "an Inf in the block"),
@@ -35,11 +35,12 @@ POLICY_FIELDS = {
     "scale-cast": (["nan", "abs", "clamp", "strict"], "nan", "a cast into a power-of-two scale format (E8M0) of a zero, a negative value or an Inf"),
     "scale-bottom": (["grid", "subnormal"], "grid", "a cast into a power-of-two scale format (E8M0) of a value below its second-smallest code"),
     "min-scale-elem": (["exact", "flt-min", "unit"], "exact", "what the elements of a block whose power-of-two scale is the smallest (E8M0 0x00) are divided by"),
+    "scale-min": ((0, 254, 16), 0, "the smallest code a power-of-two scale may take: a smaller shared exponent is clamped to it (00: 2^-127; Quark MXINT8 07: 2^-120)"),
     "zero-scale": ((0, 255, 16), 0, "scale code of a block whose amax is 0 (00: 2^-127); must fit the scale format"),
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "onnx", "onnxruntime", "quark-even"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 

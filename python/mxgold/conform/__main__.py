@@ -38,13 +38,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="only the adapters that need no torch (those ci/test.sh runs)")
     p.add_argument("--mode", metavar="M,N", help="only these modes (by name) of the adapters")
     p.add_argument("--seed", type=int, default=2026, help="input seed (default 2026)")
-    p.add_argument("--random", type=int, default=100000, metavar="N",
+    p.add_argument("--random", type=int, default=10000, metavar="N",
                    help="random blocks per format x input x mode; a cast mode takes 32*N values "
-                   "(default 100000)")
+                   "(default 10000: with the probe classes, over 10^5 blocks per format and "
+                   "mode across the inputs)")
     p.add_argument("--probe", type=int, default=2000, metavar="N",
                    help="blocks per probe class (default 2000)")
     p.add_argument("--vectors", metavar="DIR",
                    help="also run every input of the committed suite in DIR (class 'suite')")
+    p.add_argument("--merge", metavar="JSON", nargs="+",
+                   help="run nothing: join the --json results of earlier runs (same seed and "
+                   "counts; e.g. the light and the torch venvs) and write the outputs")
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write the matrix as Markdown")
     p.add_argument("--html", metavar="PATH", help="write the matrix as one HTML page with plots")
@@ -131,6 +135,12 @@ def main(argv=None) -> int:
         if not args.quiet:
             print(s, file=sys.stderr, flush=True)
 
+    if args.merge:
+        try:
+            result = _report.merge([_read_json(j) for j in args.merge])
+        except ValueError as e:
+            p.error(str(e))
+        return _outputs(args, result, result["implementations"])
     t0 = time.monotonic()
     recs = []
     for n in names:
@@ -140,6 +150,23 @@ def main(argv=None) -> int:
                                         sabotage=sab, progress=progress))
     result = _report.result(recs, seed=args.seed, n_random=args.random, n_probe=args.probe,
                             sabotage=sab, seconds=time.monotonic() - t0)
+    return _outputs(args, result, recs)
+
+
+def _read_json(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            r = json.load(f)
+    except OSError as e:
+        raise ValueError(f"--merge {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--merge {path}:{e.lineno}: not JSON ({e.msg})") from None
+    if not isinstance(r, dict) or "implementations" not in r:
+        raise ValueError(f"--merge {path}: not a results file (no 'implementations')")
+    return r
+
+
+def _outputs(args, result: dict, recs: list) -> int:
     if args.json:
         _write(args.json, json.dumps(result, indent=1, sort_keys=False) + "\n")
     if args.markdown:

@@ -34,6 +34,27 @@ def result(recs: list, *, seed: int, n_random: int, n_probe: int, sabotage: dict
             "mismatching_modes": bad}
 
 
+def merge(results: list) -> dict:
+    """One result from several runs with the same inputs (seed and counts)."""
+    first = results[0]
+    for r in results[1:]:
+        for k in ("seed", "random", "probe", "sabotage", "mxgold"):
+            if r.get(k) != first.get(k):
+                raise ValueError(f"--merge: the runs differ in {k} ({first.get(k)!r} and "
+                                 f"{r.get(k)!r})")
+    recs = [i for r in results for i in r["implementations"]]
+    names = [i["adapter"] for i in recs]
+    if len(set(names)) != len(names):
+        raise ValueError("--merge: an implementation appears in more than one run")
+    from . import ADAPTERS
+
+    recs.sort(key=lambda i: ADAPTERS.index(i["adapter"]) if i["adapter"] in ADAPTERS else 99)
+    out = result(recs, seed=first["seed"], n_random=first["random"], n_probe=first["probe"],
+                 sabotage=first["sabotage"], seconds=sum(r["seconds"] for r in results))
+    out["python"] = " / ".join(sorted({r["python"] for r in results}))
+    return out
+
+
 def _unit(m: dict) -> str:
     return "values" if m["kind"] == "cast" else "blocks"
 

@@ -67,7 +67,8 @@ _PROPOSED = {
                             "zero_scale": 0x68}),
 }
 # per element family: what differs from the profile (Quark's per-format element code)
-_FAMILY_POLICY = {"fp8": {"zero_sign": "keep"}, "fp46": {}, "int8": {}}
+# (INT8: torch's per-channel fake quantize clamps the step S/64 at FLT_MIN, so S >= 2^-120)
+_FAMILY_POLICY = {"fp8": {"zero_sign": "keep"}, "fp46": {}, "int8": {"scale_min": 0x07}}
 
 
 def _known(field: str, value) -> bool:
@@ -341,7 +342,7 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple
 
 
 def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
-                 values: bool = False, rule: str = ""):
+                 values: bool = False, rule: str = "", mode_scale_min: bool = False):
     """(FP32 scale, unscaled element values, dequantized values in x's dtype, conditions).
     values: the conditions are those of a values comparison."""
     import mxgold
@@ -360,7 +361,7 @@ def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
             # the step S/64 goes through torch's per-channel fake quantize, which clamps it at
             # FLT_MIN: the effective scale is max(S, 2^-120)
             Sp = float(max(np.float32(S) / np.float32(64), np.float32(2.0 ** -126))) * 64
-            if Sp != S and np.isfinite(S):
+            if Sp != S and np.isfinite(S) and not mode_scale_min:
                 why.append("int8-step-min: the INT8 step S/64 is clamped at FLT_MIN 2^-126, so "
                            "the scale is at least 2^-120")
             if np.isinf(Sp):
@@ -407,7 +408,7 @@ def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, descr
 
     rule = mode.policy.get("scale_rule") or mxgold.profiles()[mode.profile]["policy"]["scale_rule"]
     S, q, out, why = _model_block(np.asarray(x_row), fmt, sc, inp, fmt in _FP8,
-                                  mode.output == "values", rule)
+                                  mode.output == "values", rule, "scale_min" in mode.policy)
     if not why:
         return None
     lib = run(mode, fmt, np.asarray(x_row)[None, :])
