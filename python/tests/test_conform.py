@@ -219,6 +219,7 @@ def _cli(*args):
     (["--random", "0"], "at least 1"),
     (["--expect-mismatch"], "goes with --sabotage"),
     (["--vectors", "/nonexistent"], "not a directory"),
+    (["--merge", "/nonexistent.json"], "--merge /nonexistent.json"),
 ])
 def test_cli_rejects_bad_options(args, msg):
     r = _cli(*args)
@@ -242,3 +243,32 @@ def test_cli_skips_an_absent_library():
         pytest.skip("every adapter's library is installed here")
     r = _cli("--only", absent[0], "--random", "1", "--probe", "1")
     assert r.returncode == 77, r.stdout + r.stderr
+
+
+def test_merge_joins_runs_and_rejects_mixed_inputs(tmp_path):
+    def run(name, seed):
+        r = _runner.run_mode(_fake(), _mode(), seed=seed, n_random=5, n_probe=5)
+        t = _total(r)
+        rec = {"adapter": name, "name": name, "package": "numpy", "version": "1", "tested": "1",
+               "light": True, "mapping": "", "status": "run",
+               "modes": [{"name": "m", "path": "p", "profile": "pychop", "kind": "block",
+                          "formats": ["e2m1"], "inputs": ["fp32"], "output": "codes",
+                          "rounding": None, "policy": {}, "note": "", "status": "run",
+                          "classes": {c: v.to_json() for c, v in r["classes"].items()},
+                          "total": t.to_json()}]}
+        res = _report.result([rec], seed=seed, n_random=5, n_probe=5, sabotage={}, seconds=1)
+        path = tmp_path / f"{name}{seed}.json"
+        path.write_text(json.dumps(res))
+        return str(path)
+    a, b, c = run("gguf", 1), run("pychop", 1), run("gfloat", 2)
+    out = tmp_path / "m.md"
+    r = _cli("--merge", a, b, "--markdown", str(out))
+    assert r.returncode == 0, r.stderr
+    md = out.read_text()
+    assert md.index("| pychop · m |") < md.index("| gguf · m |")  # the ADAPTERS order
+    r = _cli("--merge", a, c)
+    assert r.returncode == 2 and "differ in seed" in r.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    r = _cli("--merge", str(bad))
+    assert r.returncode == 2 and "not JSON" in r.stderr
