@@ -57,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                    "fail; not a conformance result); 'adapter' flips the field each adapter "
                    "names (its SABOTAGE)")
     p.add_argument("--expect-mismatch", action="store_true",
-                   help="exit 0 only if some mode reported mismatches (with --sabotage)")
+                   help="exit 0 only if some mode reported mismatches (with --sabotage); each "
+                   "adapter stops at its first mismatching mode")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     return p
 
@@ -147,7 +148,8 @@ def main(argv=None) -> int:
         progress(f"== {n}")
         recs.append(_runner.run_adapter(n, seed=args.seed, n_random=args.random,
                                         n_probe=args.probe, vectors=args.vectors, modes=modes,
-                                        sabotage=sab, progress=progress))
+                                        sabotage=sab, stop_on_mismatch=args.expect_mismatch,
+                                        progress=progress))
     result = _report.result(recs, seed=args.seed, n_random=args.random, n_probe=args.probe,
                             sabotage=sab, seconds=time.monotonic() - t0)
     return _outputs(args, result, recs)

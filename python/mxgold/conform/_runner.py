@@ -207,7 +207,7 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
 
 def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
                 vectors: str | None = None, modes: set | None = None,
-                sabotage: dict | None = None,
+                sabotage: dict | None = None, stop_on_mismatch: bool = False,
                 progress: Callable[[str], None] | None = None) -> dict:
     """Run every mode of one adapter; returns its JSON record."""
     ad = adapter(name)
@@ -248,4 +248,6 @@ def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
             tot.add(cell)
         m["total"] = tot.to_json()
         rec["modes"].append(m)
+        if stop_on_mismatch and tot.mismatch:
+            break  # a sabotage run needs one mismatching mode
     return rec
