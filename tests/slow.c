@@ -266,11 +266,37 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
                   {
                     unsigned R = pol->sr_bits;
                     u128 r = rbits & msk (R);
-                    /* up iff rem + r * 2^(s-R) >= 2^s */
-                    if (s + (long) R < 127)
-                      up = (rem << R) + (r << s) >= ((u128) 1 << (s + R));
+                    if (pol->sr_frac == MX_SR_FRAC_TRUNC)
+                      {
+                        /* up iff rem + r * 2^(s-R) >= 2^s */
+                        if (s + (long) R < 127)
+                          up = (rem << R) + (r << s) >= ((u128) 1 << (s + R));
+                        else
+                          up = 0; /* rem < 2^64 is then far below one step of r */
+                        break;
+                      }
+                    /* up iff round(rem / 2^s * 2^R) >= num = 2^R - r: compare rem * 2^(R+1)
+                     * with (2 num - 1) * 2^s, the tie going by sr-frac */
+                    u128 t2 = (((u128) 1 << R) - r) * 2 - 1, lhs, rhs;
+                    if (s >= (long) R + 1)
+                      {
+                        if (s >= 64 + (long) R + 2)
+                          {
+                            up = 0; /* rhs >= 2^(s-R-1) > 2^64 > rem */
+                            break;
+                          }
+                        lhs = rem, rhs = t2 << (s - (long) R - 1);
+                      }
                     else
-                      up = 0; /* rem < 2^64 is then far below one step of r */
+                      lhs = rem << ((long) R + 1 - s), rhs = t2;
+                    if (lhs != rhs)
+                      up = lhs > rhs;
+                    else
+                      {
+                        int num_even = ((((u128) 1 << R) - r) & 1) == 0;
+                        up = pol->sr_frac == MX_SR_FRAC_UP
+                             || (pol->sr_frac == MX_SR_FRAC_RNE ? num_even : !num_even);
+                      }
                     break;
                   }
                 default: break; /* rtz, rto (below, on the code) */
@@ -665,8 +691,18 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
         p.overflow = MX_OVERFLOW_SAT;
       s_val t = v[i];
       t.exp -= e;
+      unsigned narrowed = 0;
+      if (is_pow2fmt (sfmt) && eff && pol->scale_div == MX_SCALE_DIV_INPUT && t.cls == S_FINITE)
+        {
+          /* scale-div input: the quotient rounded into the input's type first */
+          unsigned f0;
+          s_val u = s_decode (eff, s_encode (eff, t, MX_RNE, 0, &s_ieee, &f0));
+          if (u.cls != S_FINITE || s_cmp_mag (u, t) != 0)
+            narrowed = MX_FLAG_INEXACT;
+          t = u;
+        }
       codes[i] = s_encode (elem, t, rnd, rbits ? rbits[i] : 0, &p, &fl);
-      bf |= fl;
+      bf |= fl | narrowed;
     }
   return bf;
 nan:

@@ -86,6 +86,7 @@ main (int argc, char **argv)
           {
             pol.sr_bits = Rs[i];
             pol.overflow = (mx_overflow) (i & 1);
+            pol.sr_frac = (mx_sr_frac) ((x >> 7) & 3);
             one (to, from, x, MX_SR, (uint32_t) rng_next (&r), &pol);
           }
         pol.sr_bits = mx_policy_ocp ().sr_bits;

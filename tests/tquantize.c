@@ -196,6 +196,8 @@ main (int argc, char **argv)
                 pol.wide_input = (mx_wide_input) ((knobs >> 31) & 1);
                 pol.min_scale_elem = (mx_min_scale_elem) ((knobs >> 32) % 3);
                 pol.scale_min = (knobs >> 34) & 1 ? 0x07 : 0x00;
+                pol.scale_div = (mx_scale_div) ((knobs >> 35) & 1);
+                pol.sr_frac = (mx_sr_frac) ((knobs >> 36) & 3);
               }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);

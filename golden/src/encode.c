@@ -171,15 +171,23 @@ round_up_from_truncation (const mx_format *f, mpfr_srcptr x, mpfr_srcptr y, long
             : (mpfr_zero_p (y) || ey < f->emin ? f->emin : ey) - (long) f->mbits;
   unsigned R = rnd == MX_SR ? pol->sr_bits : 1;
   uint64_t num = rnd == MX_SR ? ((uint64_t) 1 << R) - (rbits & mx__mask (R)) : 1;
+  /* sr-frac other than trunc: up iff round(f * 2^R) >= num, i.e. f * 2^R above num - 1/2, or
+   * on it with the tie going up: the threshold moves half a unit of the R-th bit down */
+  int half = rnd == MX_SR && pol->sr_frac != MX_SR_FRAC_TRUNC;
   mx__tmp tt;
   mpfr_ptr thr = mx__tmp_init (&tt, MX__TMP_BITS);
-  /* thr = |y| + num * 2^(ue-R): exact, the span is at most mbits+R+2 bits */
-  mpfr_set_ui_2exp (thr, num, ue - (long) R, MPFR_RNDN);
+  /* thr = |y| + num * 2^(ue-R) (or (2 num - 1) * 2^(ue-R-1)): exact, at most mbits+R+3 bits */
+  if (half)
+    mpfr_set_ui_2exp (thr, 2 * num - 1, ue - (long) R - 1, MPFR_RNDN);
+  else
+    mpfr_set_ui_2exp (thr, num, ue - (long) R, MPFR_RNDN);
   if (neg)
     mpfr_sub (thr, thr, y, MPFR_RNDN);
   else
     mpfr_add (thr, thr, y, MPFR_RNDN);
   int c = mpfr_cmpabs (x, thr);
+  if (half && c == 0) /* f * 2^R is num - 1/2: the tie rule decides between num - 1 and num */
+    return pol->sr_frac == MX_SR_FRAC_UP || (pol->sr_frac == MX_SR_FRAC_RNE) == (num % 2 == 0);
   return rnd == MX_RNZ ? c > 0 : c >= 0;
 }
 

@@ -126,7 +126,22 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
         if (mpfr_inf_p (v[i]) && pol->inf_block == MX_INF_BLOCK_SAT)
           sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
         if (!linear || !mpfr_regular_p (v[i]))
-          mpfr_mul_2si (t, v[i], -e, MPFR_RNDN); /* exact: a power of two */
+          {
+            mpfr_mul_2si (t, v[i], -e, MPFR_RNDN); /* exact: a power of two */
+            if (!linear && in != NULL && pol->scale_div == MX_SCALE_DIV_INPUT
+                && mpfr_regular_p (t))
+              {
+                /* scale-div input: the quotient rounded into the input's type first */
+                uint64_t q;
+                mx__encode (&q, NULL, in, t, 0, &mx__ieee, MX_RNE);
+                mx__tmp tq;
+                mpfr_ptr u = mx__tmp_init (&tq, 64);
+                mx__decode (u, in, q);
+                if (!mpfr_equal_p (u, t))
+                  extra |= MX_FLAG_INEXACT;
+                mpfr_set (t, u, MPFR_RNDN);
+              }
+          }
         else if (mpfr_zero_p (S))
           {
             /* a linear scale that rounded to 0: the block flushes to zero */

@@ -35,12 +35,14 @@ POLICY_FIELDS = {
     "scale-cast": (["nan", "abs", "clamp", "strict"], "nan", "a cast into a power-of-two scale format (E8M0) of a zero, a negative value or an Inf"),
     "scale-bottom": (["grid", "subnormal"], "grid", "a cast into a power-of-two scale format (E8M0) of a value below its second-smallest code"),
     "min-scale-elem": (["exact", "flt-min", "unit"], "exact", "what the elements of a block whose power-of-two scale is the smallest (E8M0 0x00) are divided by"),
+    "scale-div": (["exact", "input"], "exact", "the quotient V_i / X of an element and its power-of-two scale, before the element rounding"),
+    "sr-frac": (["trunc", "rne", "tto", "up"], "trunc", "how sr reduces the discarded fraction f (in units of the last kept bit) to R bits before adding the random bits"),
     "scale-min": ((0, 254, 16), 0, "the smallest code a power-of-two scale may take: a smaller shared exponent is clamped to it (00: 2^-127; Quark MXINT8 07: 2^-120)"),
     "zero-scale": ((0, 255, 16), 0, "scale code of a block whose amax is 0 (00: 2^-127); must fit the scale format"),
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 

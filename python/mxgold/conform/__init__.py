@@ -68,6 +68,8 @@ class Mode:
     block     elements per block (block kind)
     output    "codes" or "values"
     note      what the comparison leaves out, if anything (shown in the matrix)
+    options   the adapter's own settings of the mode
+    share     the fraction of --random and --probe this mode runs (a slow per-element path)
     """
 
     kind: str
@@ -83,6 +85,7 @@ class Mode:
     output: str = "codes"
     note: str = ""
     options: dict = dataclasses.field(default_factory=dict)
+    share: float = 1.0  # of the run's counts this mode takes (per-element Python paths: less)
 
     def label(self) -> str:
         return self.name

@@ -38,9 +38,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="only the adapters that need no torch (those ci/test.sh runs)")
     p.add_argument("--mode", metavar="M,N", help="only these modes (by name) of the adapters")
     p.add_argument("--seed", type=int, default=2026, help="input seed (default 2026)")
-    p.add_argument("--random", type=int, default=10000, metavar="N",
+    p.add_argument("--random", type=int, default=5000, metavar="N",
                    help="random blocks per format x input x mode; a cast mode takes 32*N values "
-                   "(default 10000: with the probe classes, over 10^5 blocks per format and "
+                   "(default 5000: with the probe classes, about 10^5 blocks per format and "
                    "mode across the inputs)")
     p.add_argument("--probe", type=int, default=2000, metavar="N",
                    help="blocks per probe class (default 2000)")

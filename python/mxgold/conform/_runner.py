@@ -154,6 +154,8 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
         pol.update(policy)
     exception = getattr(ad, "exception", None)
     cells: dict[str, Cell] = {}
+    n_random = max(1, int(n_random * mode.share))
+    n_probe = max(1, int(n_probe * mode.share))
     for fmt in mode.formats:
         for inp in mode.inputs:
             t0 = time.monotonic()
