@@ -340,6 +340,10 @@ cli_man (const cli_command *c, FILE *o)
 }
 
 /*----------------------------------------------------------------- parse -*/
+/* getopt_long values: short options are their character, deprecated aliases ALIAS_ID + index,
+ * every other long option LONG_ID + its id (ids grow with policies.def past '?' and ':') */
+enum { ALIAS_ID = 1000, LONG_ID = 2000 };
+
 void
 cli_parse (const cli_command *c, int argc, char **argv, cli_args *a)
 {
@@ -360,7 +364,9 @@ cli_parse (const cli_command *c, int argc, char **argv, cli_args *a)
     if (id != O_POLICY && (id > O_POLICY ? takes_field (c, id - O_FIELD (0)) : takes (c, id)))
       {
         opt x = lookup (id);
-        lo[n++] = (struct option) { x.name, x.arg ? required_argument : no_argument, NULL, id };
+        /* long options return LONG_ID + id: never a character getopt_long itself returns */
+        lo[n++] = (struct option) { x.name, x.arg ? required_argument : no_argument, NULL,
+                                    LONG_ID + id };
         if (x.short_name && ns + 2 < sizeof shorts)
           {
             shorts[ns++] = (char) x.short_name;
@@ -373,7 +379,7 @@ cli_parse (const cli_command *c, int argc, char **argv, cli_args *a)
       {
         opt x = lookup (aliases[i].id);
         lo[n++] = (struct option) { aliases[i].name, x.arg ? required_argument : no_argument,
-                                    NULL, 1000 + (int) i };
+                                    NULL, ALIAS_ID + (int) i };
       }
   lo[n] = (struct option) { NULL, 0, NULL, 0 };
   shorts[ns] = 0;
@@ -383,7 +389,7 @@ cli_parse (const cli_command *c, int argc, char **argv, cli_args *a)
   int r;
   while ((r = getopt_long (argc, argv, shorts, lo, NULL)) != -1)
     {
-      int id = r;
+      int id = r >= LONG_ID ? r - LONG_ID : r;
       if (r == '?' || r == ':')
         {
           const char *bad = argv[optind - 1];
@@ -399,12 +405,12 @@ cli_parse (const cli_command *c, int argc, char **argv, cli_args *a)
         for (size_t i = 0; i < NTABLE; i++)
           if (table[i].short_name == r)
             id = table[i].id;
-      if (r >= 1000)
+      if (r >= ALIAS_ID && r < LONG_ID)
         {
-          id = aliases[r - 1000].id;
+          id = aliases[r - ALIAS_ID].id;
           if (id != O_FORMAT)
             fprintf (stderr, "mxgold %s: warning: --%s is deprecated, use --%s\n", c->name,
-                     aliases[r - 1000].name, lookup (id).name);
+                     aliases[r - ALIAS_ID].name, lookup (id).name);
         }
       if (id == O_OUTPUT && takes (c, O_OUTPUT_FORMAT) && optarg
           && mx_format_by_name (optarg) != NULL && mx_format_by_name (optarg)->role == MX_ROLE_IEEE)
