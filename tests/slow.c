@@ -395,15 +395,17 @@ fp32_of (s_val a) /* round |a| to FP32 (RNE, IEEE overflow) */
 }
 
 /* 1 - 2^(-2^-k) in Q124 fixed point, by the series of 1 - e^-y, y = ln2 * 2^-k */
+/* The series of 1 - e^-y (alternating) or e^y - 1, y = ln2 * 2^-k, in Q124: c_k below is
+ * 1 - 2^(-2^-k), d_k is 2^(2^-k) - 1 (k >= 16) */
 static u128
-c_k (int k)
+exp_series (int k, int alternating)
 {
   const u128 ln2_q128 = ((u128) 0xB17217F7D1CF79ABull << 64) | 0xC9E3B39803F2F6AFull;
   u128 y = (ln2_q128 >> 4) >> k; /* Q124 */
   u128 term = y, sum = 0;
   for (int n = 1; n < 12 && term; n++)
     {
-      if (n & 1)
+      if ((n & 1) || !alternating)
         sum += term;
       else
         sum -= term;
@@ -415,22 +417,8 @@ c_k (int k)
   return sum;
 }
 
-/* 2^(2^-k) - 1 in Q124, by the series of e^y - 1, y = ln2 * 2^-k (k >= 16) */
-static u128
-d_k (int k)
-{
-  const u128 ln2_q128 = ((u128) 0xB17217F7D1CF79ABull << 64) | 0xC9E3B39803F2F6AFull;
-  u128 y = (ln2_q128 >> 4) >> k; /* Q124 */
-  u128 term = y, sum = 0;
-  for (int n = 1; n < 12 && term; n++)
-    {
-      sum += term;
-      u128 hi = term >> 62, lo = term & (((u128) 1 << 62) - 1);
-      term = ((hi * (y >> 62)) + ((hi * (y & (((u128) 1 << 62) - 1))) >> 62)
-              + ((lo * (y >> 62)) >> 62)) / (u128) (n + 1);
-    }
-  return sum;
-}
+static u128 c_k (int k) { return exp_series (k, 1); }
+static u128 d_k (int k) { return exp_series (k, 0); }
 
 /* fl32(a / b) for finite nonzero a, b: a 62-bit quotient with a sticky bit, then one RNE */
 static s_val
@@ -446,6 +434,24 @@ div32 (s_val a, s_val b)
   if (sticky || (qq & ((((u128) 1) << sh) - 1)))
     q.sig = (q.sig << 1) | 1, q.exp--;
   return fp32_of (q);
+}
+
+/* ceil(RN_p(log2 q)) for a positive finite q: log2 q = e + log2 m, m in [1, 2), and RN_p gives
+ * e iff log2 m is below half the p-bit spacing next to e on q's side */
+static long
+ceil_rn_log2 (s_val q, int p)
+{
+  long e = flog2 (q);
+  if ((q.sig & (q.sig - 1)) == 0)
+    return e;
+  if (e == 0)
+    return 1; /* log2 q in (0, 1) is never rounded to 0 */
+  long ae = e > 0 ? e : -e;
+  int j = 63 - __builtin_clzl ((unsigned long) ae);
+  int k = p - j + (e < 0 && (ae & (ae - 1)) == 0);
+  int L = bitlen (q.sig);
+  u128 m1 = (u128) (q.sig - (1ull << (L - 1))) << (125 - L); /* m - 1 in Q124 */
+  return e + !(m1 < d_k (k));
 }
 
 static long
@@ -537,19 +543,9 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
         return lo + b >= 128 ? LONG_MAX / 2 : lo + b - emax;
       }
     case MX_SCALE_CEIL_LOG2_INPUT:
-      {
-        /* ceil(RN_p(log2 a)), p the input's precision: log2 a = e + log2 m, m in [1, 2) */
-        if (in == NULL || pow2)
-          return E + !pow2 - emax;
-        if (E == 0)
-          return 1 - emax; /* log2 a in (0, 1) is never rounded to 0 */
-        long ae = E > 0 ? E : -E;
-        int j = 63 - __builtin_clzl ((unsigned long) ae);
-        int k = (int) in->mbits + 1 - j + (E < 0 && (ae & (ae - 1)) == 0);
-        int L = bitlen (a.sig);
-        u128 m1 = (u128) (a.sig - (1ull << (L - 1))) << (125 - L); /* m - 1 in Q124 */
-        return E + !(m1 < d_k (k)) - emax;
-      }
+      if (in == NULL || pow2)
+        return E + !pow2 - emax;
+      return ceil_rn_log2 (a, (int) in->mbits + 1) - emax;
     case MX_SCALE_RCEIL_LOG2F:
       {
         /* ceil(RN32(log2 q)), q = fl32(fl32(a) / max): log2 q = e + log2 m, m in [1, 2) */
@@ -561,18 +557,7 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
         s_val q = div32 (a32, mx);
         if (q.cls == S_ZERO)
           return LONG_MIN / 2;
-        long e = flog2 (q);
-        if ((q.sig & (q.sig - 1)) == 0)
-          return e;
-        if (e == 0)
-          return 1; /* log2 q in (0, 1) is never rounded to 0 */
-        /* RN32 gives e iff log2 m is below half the FP32 spacing next to e on q's side */
-        long ae = e > 0 ? e : -e;
-        int j = 63 - __builtin_clzl ((unsigned long) ae);
-        int k = 24 - j + (e < 0 && (ae & (ae - 1)) == 0);
-        int L = bitlen (q.sig);
-        u128 m1 = (u128) (q.sig - (1ull << (L - 1))) << (125 - L); /* m - 1 in Q124 */
-        return e + !(m1 < d_k (k));
+        return ceil_rn_log2 (q, 24);
       }
     case MX_SCALE_FLOOR_LOG2F:
     case MX_SCALE_FLOOR_LOG2_INPUT:

@@ -125,36 +125,24 @@ rceil_log2f (mpfr_srcptr amax, const mx_format *elem)
   return mpfr_get_si (l, MPFR_RNDN);
 }
 
-/* floor(fl_T(log2 amax)) - emax, T the input's format (RNE to its precision; log2 of a value of T
- * never leaves T's exponent range): numpy's np.log2 on an array of T.  Exact inputs: exact. */
+/* floor or ceil (up) of fl_T(log2 amax), minus emax, T the input's format (RNE to its precision;
+ * log2 of a value of T never leaves T's exponent range): np.log2 / torch.log2 on an array of T
+ * (pychop, gfloat, Quark).  Exact inputs: the exact floor or ceil. */
 static long
-floor_log2_input (mpfr_srcptr amax, const mx_format *elem, const mx_format *in)
+log2_input (mpfr_srcptr amax, const mx_format *elem, const mx_format *in, int up)
 {
   if (in == NULL)
-    return floor_log2 (amax) - elem->emax;
+    return (up ? ceil_log2 (amax) : floor_log2 (amax)) - elem->emax;
   mx__tmp ta, tl;
   mpfr_ptr a = mx__tmp_init (&ta, mpfr_get_prec (amax) < MX__TMP_BITS ? mpfr_get_prec (amax)
                                                                         : MX__TMP_BITS),
            l = mx__tmp_init (&tl, in->mbits + 1);
   mpfr_abs (a, amax, MPFR_RNDN); /* exact: the precision is amax's (a value of T) */
   mpfr_log2 (l, a, MPFR_RNDN);
-  mpfr_floor (l, l);
-  return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
-}
-
-/* ceil(fl_T(log2 amax)) - emax: as floor_log2_input, rounded up */
-static long
-ceil_log2_input (mpfr_srcptr amax, const mx_format *elem, const mx_format *in)
-{
-  if (in == NULL)
-    return ceil_log2 (amax) - elem->emax;
-  mx__tmp ta, tl;
-  mpfr_ptr a = mx__tmp_init (&ta, mpfr_get_prec (amax) < MX__TMP_BITS ? mpfr_get_prec (amax)
-                                                                        : MX__TMP_BITS),
-           l = mx__tmp_init (&tl, in->mbits + 1);
-  mpfr_abs (a, amax, MPFR_RNDN);
-  mpfr_log2 (l, a, MPFR_RNDN);
-  mpfr_ceil (l, l);
+  if (up)
+    mpfr_ceil (l, l);
+  else
+    mpfr_floor (l, l);
   return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
 }
 
@@ -192,8 +180,8 @@ mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in
     case MX_SCALE_RCEIL_FP32: return rceil_fp32 (amax, elem);
     case MX_SCALE_FLOOR_LOG2F: return floor_log2f (amax, elem);
     case MX_SCALE_RCEIL_LOG2F: return rceil_log2f (amax, elem);
-    case MX_SCALE_FLOOR_LOG2_INPUT: return floor_log2_input (amax, elem, in);
-    case MX_SCALE_CEIL_LOG2_INPUT: return ceil_log2_input (amax, elem, in);
+    case MX_SCALE_FLOOR_LOG2_INPUT: return log2_input (amax, elem, in, 0);
+    case MX_SCALE_CEIL_LOG2_INPUT: return log2_input (amax, elem, in, 1);
     case MX_SCALE_EVEN_FP32: return even_fp32 (amax, elem);
     default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3 */
     }
