@@ -39,6 +39,12 @@ in="43F00000\n"; expect_out cast-ovf "7F" "$bin" cast --to e4m3 --overflow ovf
 # SR, R = 1: 1.25 is half an E2M1 ulp above 1; r = 0 keeps 1 (code 2), r = 1 reaches 1.5 (code 3)
 in="3FA00000\n"; expect_out cast-sr0 "02" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 0
 in="3FA00000\n"; expect_out cast-sr1 "03" "$bin" cast --to e2m1 --rounding sr --sr-bits 1 --random-bits 1
+# the cast fields as the libraries answered (docs/profiles.md): onnx E8M0 round up of 2^-127,
+# onnxruntime saturate=1 of -2^-127, onnxruntime E5M2 NaN, ml_dtypes astype of an FP64 near-tie
+in="00400000\n"; expect_out cast-scale-bottom "01" "$bin" cast --to e8m0 --rounding rup --scale-bottom subnormal
+in="80400000\n"; expect_out cast-scale-clamp "00" "$bin" cast --to e8m0 --scale-cast clamp
+in="7FC00000\n"; expect_out cast-nan-ones "7F" "$bin" cast --to e5m2 --nan-code ones
+in="3F67FFFFFFFFFFFF\n"; expect_out cast-wide-fp32 "02" "$bin" cast --from fp64 --to e4m3 --wide-input fp32
 in=""; expect_out empty "" "$bin" quantize --format e4m3
 in="# comment\n$ones\n"; expect_out comment "77$codes" "$bin" quantize --format e4m3
 

@@ -34,6 +34,11 @@ expect tc-group-neg 2 "tc-group wants an integer 1..4096, not '-1'" $bin dot --f
 expect tc-group-gen 2 "tc-group wants an integer" $bin gen --op dot --format e4m3 --accum tensor-core --tc-group -1
 expect tc-frac-wrap 2 "tc-frac-bits wants an integer 0..60, not '4294967297'" $bin dot --format e4m3 --accum tensor-core --tc-frac-bits 4294967297
 expect zero-scale-mask 2 "zero-scale 85 does not fit the 7-bit scale format ue4m3" $bin quantize --format e2m1 --zero-scale 85 --scale-format ue4m3
+expect scale-min-fmt 2 "scale-min 7F is not a finite code of the scale format ue4m3" $bin quantize --format e2m1 --scale-min 7F --scale-format ue4m3
+expect scale-min-nan 2 "scale-min wants a base-16 number in 00..FE" $bin quantize --format e2m1 --scale-min FF
+expect sr-frac-value 2 "unknown --sr-frac value 'sideways'" $bin quantize --format e2m1 --rounding sr --sr-frac sideways
+expect scale-cast-value 2 "unknown --scale-cast value 'up'" $bin cast --to e8m0 --scale-cast up
+expect wide-input-dequantize 2 "option .--wide-input. is not an option of dequantize" $bin dequantize --format e4m3 --wide-input fp32
 expect n-huge 2 "wants an integer 0..[0-9]+, not '99999999999999999999'" $bin gen --op cast --format e2m1 -n 99999999999999999999
 expect decode-fp32 2 "decode lists every code: 'fp32' has more than 16 bits" $bin gen --op decode --format fp32
 expect block-junk 2 "block wants an integer 1..4096, not '32x'" $bin quantize --format e4m3 --block 32x

@@ -75,7 +75,7 @@ void cli_policy (const cli_args *a, mx_policy *pol, mx_rounding *rnd);
  * rnd is MX_SR, else an error.  Returns the number of words given (0: none). */
 size_t cli_random_bits (const cli_args *a, mx_rounding rnd, uint32_t *rbits, size_t n);
 /* A zero-scale the scale format cannot hold is an error, never masked. */
-void cli_check_zero_scale (const cli_args *a, const mx_policy *pol, const mx_format *sf);
+void cli_check_scale_codes (const cli_args *a, const mx_policy *pol, const mx_format *sf);
 /* --rounding for a result in an interchange format: a deterministic mode, *rne. */
 mx_rounding cli_det_rounding (const cli_args *a);
 /* The accumulation options of dot and gemm. */

@@ -52,7 +52,9 @@ static const int options[] = { O_TO, O_FROM, O_PROFILE, O_ROUNDING, O_RANDOM_BIT
                                O_OUTPUT, O_FIELD (MX_POLICY_OVERFLOW),
                                O_FIELD (MX_POLICY_SUBNORMALS), O_FIELD (MX_POLICY_ZERO_SIGN),
                                O_FIELD (MX_POLICY_INT_RANGE), O_FIELD (MX_POLICY_NAN_ELEM),
-                               O_FIELD (MX_POLICY_SR_BITS), 0 };
+                               O_FIELD (MX_POLICY_SR_BITS), O_FIELD (MX_POLICY_SR_FRAC),
+                               O_FIELD (MX_POLICY_NAN_CODE), O_FIELD (MX_POLICY_WIDE_INPUT),
+                               O_FIELD (MX_POLICY_SCALE_CAST), O_FIELD (MX_POLICY_SCALE_BOTTOM), 0 };
 
 const cli_command cli_cast = {
   "cast", "Convert values: each stdin line holds one bit pattern (hex) of the source format; "

@@ -107,7 +107,7 @@ run (cli_args *a)
   h.out = cli_format (a, O_OUTPUT_FORMAT, ROLE (MX_ROLE_IEEE), "fp32");
   h.k = (size_t) cli_uint (a, O_BLOCK, 1, MXV_MAX_K, MX_BLOCK);
   cli_policy (a, &h.pol, &h.rnd);
-  cli_check_zero_scale (a, &h.pol, h.scale);
+  cli_check_scale_codes (a, &h.pol, h.scale);
   if (dotlike && h.rnd == MX_SR)
     cli_usage_error (a, "dot and gemm take a deterministic output rounding, not sr");
   h.out_rnd = h.rnd;

@@ -43,7 +43,7 @@ run (cli_args *a)
   cli_block_args (a, &c.elem, &c.sf, &c.k);
   c.in = cli_format (a, O_INPUT, ROLE (MX_ROLE_IEEE), "fp32");
   cli_policy (a, &c.pol, &c.rnd);
-  cli_check_zero_scale (a, &c.pol, c.sf);
+  cli_check_scale_codes (a, &c.pol, c.sf);
   c.flags = a->v[O_FLAGS] != NULL;
   c.rbits = cli_alloc (a, c.k, sizeof *c.rbits);
   c.bits = cli_alloc (a, c.k, sizeof *c.bits);

@@ -529,11 +529,14 @@ cli_policy (const cli_args *a, mx_policy *pol, mx_rounding *rnd)
 }
 
 void
-cli_check_zero_scale (const cli_args *a, const mx_policy *pol, const mx_format *sf)
+cli_check_scale_codes (const cli_args *a, const mx_policy *pol, const mx_format *sf)
 {
   if (pol->zero_scale > (1u << sf->bits) - 1)
     cli_usage_error (a, "--zero-scale %02X does not fit the %u-bit scale format %s (00..%02X)",
                      pol->zero_scale, sf->bits, sf->name, (1u << sf->bits) - 1);
+  if (pol->scale_min > sf->max_mag)
+    cli_usage_error (a, "--scale-min %02X is not a finite code of the scale format %s (00..%02llX)",
+                     pol->scale_min, sf->name, (unsigned long long) sf->max_mag);
 }
 
 size_t
