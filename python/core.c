@@ -117,7 +117,7 @@ get_buf (Py_buffer *b, PyObject *o, int writable, Py_ssize_t count, Py_ssize_t i
 /* Buffers taken together and released together (a failed take keeps the ones before it). */
 typedef struct
 {
-  Py_buffer b[4];
+  Py_buffer b[8];
   int n;
 } bufset;
 
@@ -129,6 +129,26 @@ bufs_get (bufset *s, PyObject *o, int writable, Py_ssize_t count, Py_ssize_t ite
     return -1;
   s->n++;
   return 0;
+}
+
+/* The next buffer of the set, into *b */
+static int
+bufs_take (bufset *s, Py_buffer **b, PyObject *o, int writable, Py_ssize_t count,
+           Py_ssize_t itemsize, const char *what)
+{
+  if (bufs_get (s, o, writable, count, itemsize, what))
+    return -1;
+  *b = &s->b[s->n - 1];
+  return 0;
+}
+
+/* The same for an optional argument: *b = NULL when o is None */
+static int
+bufs_opt (bufset *s, Py_buffer **b, PyObject *o, int writable, Py_ssize_t count,
+          Py_ssize_t itemsize, const char *what)
+{
+  *b = NULL;
+  return o == Py_None ? 0 : bufs_take (s, b, o, writable, count, itemsize, what);
 }
 
 static void
@@ -206,27 +226,21 @@ py_quantize (PyObject *self, PyObject *args)
       return NULL;
     }
   Py_ssize_t n = nb * k;
-  Py_buffer bin, brb = { 0 }, bsc, bco, bfl, bef = { 0 };
-  if (get_buf (&bin, oin, 0, n, item_for (in->bits), "input"))
-    return NULL;
-  PyObject *ret = NULL;
-  if (orb != Py_None && get_buf (&brb, orb, 0, n, 4, "random_bits"))
-    goto out_in;
-  if (get_buf (&bsc, osc, 1, nb, 0, "scales"))
-    goto out_rb;
-  if (get_buf (&bco, ocodes, 1, n, 0, "codes"))
-    goto out_sc;
-  if (get_buf (&bfl, oflags, 1, nb, 1, "flags"))
-    goto out_co;
-  if (oef != Py_None && get_buf (&bef, oef, 1, n, 1, "element flags"))
-    goto out_fl;
-  if (check_items (&bsc, sfmt->bits, "scales") || check_items (&bco, elem->bits, "codes"))
-    goto out_ef;
   if (rnd == MX_SR && orb == Py_None)
     {
       PyErr_SetString (PyExc_ValueError, "sr rounding needs random bits");
-      goto out_ef;
+      return NULL;
     }
+  bufset bs = { .n = 0 };
+  Py_buffer *bin, *brb, *bsc, *bco, *bfl, *bef;
+  if (bufs_take (&bs, &bin, oin, 0, n, item_for (in->bits), "input")
+      || bufs_opt (&bs, &brb, orb, 0, n, 4, "random_bits")
+      || bufs_take (&bs, &bsc, osc, 1, nb, 0, "scales")
+      || bufs_take (&bs, &bco, ocodes, 1, n, 0, "codes")
+      || bufs_take (&bs, &bfl, oflags, 1, nb, 1, "flags")
+      || bufs_opt (&bs, &bef, oef, 1, n, 1, "element flags")
+      || check_items (bsc, sfmt->bits, "scales") || check_items (bco, elem->bits, "codes"))
+    return bufs_release (&bs), NULL;
   uint64_t *ib = malloc ((size_t) k * sizeof *ib), *cb = malloc ((size_t) k * sizeof *cb);
   unsigned *efb = malloc ((size_t) k * sizeof *efb);
   int st = (ib && cb && efb) ? MX_OK : MX_ENOMEM;
@@ -235,46 +249,31 @@ py_quantize (PyObject *self, PyObject *args)
     {
       size_t base = (size_t) b * (size_t) k;
       for (Py_ssize_t i = 0; i < k; i++)
-        ib[i] = load (&bin, base + (size_t) i);
-      const uint32_t *rb = brb.buf ? (const uint32_t *) brb.buf + base : NULL;
-      uint64_t s;
+        ib[i] = load (bin, base + (size_t) i);
+      const uint32_t *rb = brb ? (const uint32_t *) brb->buf + base : NULL;
+      uint64_t sc;
       unsigned fl;
-      st = mx_quantize (&s, cb, &fl, efb, elem, sfmt, in, ib, (size_t) k, rb, &pol,
+      st = mx_quantize (&sc, cb, &fl, efb, elem, sfmt, in, ib, (size_t) k, rb, &pol,
                         (mx_rounding) rnd);
       if (st != MX_OK)
         break;
-      store (&bsc, (size_t) b, s);
-      ((uint8_t *) bfl.buf)[b] = (uint8_t) fl;
+      store (bsc, (size_t) b, sc);
+      ((uint8_t *) bfl->buf)[b] = (uint8_t) fl;
       for (Py_ssize_t i = 0; i < k; i++)
         {
-          store (&bco, base + (size_t) i, cb[i]);
-          if (bef.buf)
-            ((uint8_t *) bef.buf)[base + (size_t) i] = (uint8_t) efb[i];
+          store (bco, base + (size_t) i, cb[i]);
+          if (bef)
+            ((uint8_t *) bef->buf)[base + (size_t) i] = (uint8_t) efb[i];
         }
     }
   Py_END_ALLOW_THREADS
   free (ib);
   free (cb);
   free (efb);
+  bufs_release (&bs);
   if (st != MX_OK)
-    raise_status (st, "mx_quantize");
-  else
-    ret = Py_NewRef (Py_None);
-out_ef:
-  if (bef.buf)
-    PyBuffer_Release (&bef);
-out_fl:
-  PyBuffer_Release (&bfl);
-out_co:
-  PyBuffer_Release (&bco);
-out_sc:
-  PyBuffer_Release (&bsc);
-out_rb:
-  if (brb.buf)
-    PyBuffer_Release (&brb);
-out_in:
-  PyBuffer_Release (&bin);
-  return ret;
+    return raise_status (st, "mx_quantize"), NULL;
+  Py_RETURN_NONE;
 }
 
 /* quantize_fast(input, in_id, n, elem_id, rule, rnd, scales, codes): libmxk, block 32, OCP policy. */
@@ -333,14 +332,12 @@ py_dequantize (PyObject *self, PyObject *args)
       return NULL;
     }
   Py_ssize_t n = nb * k;
-  Py_buffer bsc, bco, bout;
-  if (get_buf (&bsc, osc, 0, nb, item_for (sfmt->bits), "scales"))
-    return NULL;
-  PyObject *ret = NULL;
-  if (get_buf (&bco, oco, 0, n, item_for (elem->bits), "codes"))
-    goto out_sc;
-  if (get_buf (&bout, oout, 1, n, item_for (out->bits), "out"))
-    goto out_co;
+  bufset bs = { .n = 0 };
+  Py_buffer *bsc, *bco, *bout;
+  if (bufs_take (&bs, &bsc, osc, 0, nb, item_for (sfmt->bits), "scales")
+      || bufs_take (&bs, &bco, oco, 0, n, item_for (elem->bits), "codes")
+      || bufs_take (&bs, &bout, oout, 1, n, item_for (out->bits), "out"))
+    return bufs_release (&bs), NULL;
   uint64_t *cb = malloc ((size_t) k * sizeof *cb), *ob = malloc ((size_t) k * sizeof *ob);
   int st = (cb && ob) ? MX_OK : MX_ENOMEM;
   unsigned all = 0;
@@ -349,27 +346,21 @@ py_dequantize (PyObject *self, PyObject *args)
     {
       size_t base = (size_t) b * (size_t) k;
       for (Py_ssize_t i = 0; i < k; i++)
-        cb[i] = load (&bco, base + (size_t) i);
+        cb[i] = load (bco, base + (size_t) i);
       unsigned fl;
-      st = mx_dequantize (ob, &fl, out, load (&bsc, (size_t) b), cb, elem, sfmt, (size_t) k,
+      st = mx_dequantize (ob, &fl, out, load (bsc, (size_t) b), cb, elem, sfmt, (size_t) k,
                           (mx_rounding) rnd);
       all |= fl;
       for (Py_ssize_t i = 0; st == MX_OK && i < k; i++)
-        store (&bout, base + (size_t) i, ob[i]);
+        store (bout, base + (size_t) i, ob[i]);
     }
   Py_END_ALLOW_THREADS
   free (cb);
   free (ob);
+  bufs_release (&bs);
   if (st != MX_OK)
-    raise_status (st, "mx_dequantize");
-  else
-    ret = PyLong_FromUnsignedLong (all);
-  PyBuffer_Release (&bout);
-out_co:
-  PyBuffer_Release (&bco);
-out_sc:
-  PyBuffer_Release (&bsc);
-  return ret;
+    return raise_status (st, "mx_dequantize"), NULL;
+  return PyLong_FromUnsignedLong (all);
 }
 
 /* dequantize_fast(scales, codes, n, elem_id, out_id, out) */
@@ -431,41 +422,29 @@ py_cast (PyObject *self, PyObject *args)
       PyErr_SetString (PyExc_ValueError, "sr rounding needs random bits");
       return NULL;
     }
-  Py_buffer bin, brb = { 0 }, bout, bfl = { 0 };
-  if (get_buf (&bin, oin, 0, n, item_for (from->bits), "input"))
-    return NULL;
-  PyObject *ret = NULL;
-  if (orb != Py_None && get_buf (&brb, orb, 0, n, 4, "random_bits"))
-    goto out_in;
-  if (get_buf (&bout, oout, 1, n, item_for (to->bits), "out"))
-    goto out_rb;
-  if (ofl != Py_None && get_buf (&bfl, ofl, 1, n, 1, "flags"))
-    goto out_out;
+  bufset bs = { .n = 0 };
+  Py_buffer *bin, *brb, *bout, *bfl;
+  if (bufs_take (&bs, &bin, oin, 0, n, item_for (from->bits), "input")
+      || bufs_opt (&bs, &brb, orb, 0, n, 4, "random_bits")
+      || bufs_take (&bs, &bout, oout, 1, n, item_for (to->bits), "out")
+      || bufs_opt (&bs, &bfl, ofl, 1, n, 1, "flags"))
+    return bufs_release (&bs), NULL;
   unsigned all = 0;
   Py_BEGIN_ALLOW_THREADS
   for (Py_ssize_t i = 0; i < n; i++)
     {
       uint64_t c;
       unsigned fl = 0;
-      uint32_t r = brb.buf ? ((const uint32_t *) brb.buf)[i] : 0;
-      mx_cast (&c, &fl, to, from, load (&bin, (size_t) i), r, &pol, (mx_rounding) rnd);
-      store (&bout, (size_t) i, c);
-      if (bfl.buf)
-        ((uint8_t *) bfl.buf)[i] = (uint8_t) fl;
+      uint32_t r = brb ? ((const uint32_t *) brb->buf)[i] : 0;
+      mx_cast (&c, &fl, to, from, load (bin, (size_t) i), r, &pol, (mx_rounding) rnd);
+      store (bout, (size_t) i, c);
+      if (bfl)
+        ((uint8_t *) bfl->buf)[i] = (uint8_t) fl;
       all |= fl;
     }
   Py_END_ALLOW_THREADS
-  ret = PyLong_FromUnsignedLong (all);
-  if (bfl.buf)
-    PyBuffer_Release (&bfl);
-out_out:
-  PyBuffer_Release (&bout);
-out_rb:
-  if (brb.buf)
-    PyBuffer_Release (&brb);
-out_in:
-  PyBuffer_Release (&bin);
-  return ret;
+  bufs_release (&bs);
+  return PyLong_FromUnsignedLong (all);
 }
 
 /*---------------------------------------------------------------- packing -*/
@@ -574,43 +553,26 @@ py_gemm (PyObject *self, PyObject *args)
     }
   dp.accum = (mx_accum) accum;
   Py_ssize_t nb = kdim / k;
-  Py_buffer bas, bac, bbs, bbc, bcin = { 0 }, bout;
-  PyObject *ret = NULL;
-  if (get_buf (&bas, oas, 0, m * nb, 8, "a scales"))
-    return NULL;
-  if (get_buf (&bac, oac, 0, (Py_ssize_t) mk, 8, "a codes"))
-    goto o1;
-  if (get_buf (&bbs, obs, 0, n * nb, 8, "b scales"))
-    goto o2;
-  if (get_buf (&bbc, obc, 0, (Py_ssize_t) nk, 8, "b codes"))
-    goto o3;
-  if (ocin != Py_None && get_buf (&bcin, ocin, 0, (Py_ssize_t) mn, 8, "c_in"))
-    goto o4;
-  if (get_buf (&bout, oout, 1, (Py_ssize_t) mn, 8, "out"))
-    goto o5;
+  bufset bs = { .n = 0 };
+  Py_buffer *bas, *bac, *bbs, *bbc, *bcin, *bout;
+  if (bufs_take (&bs, &bas, oas, 0, m * nb, 8, "a scales")
+      || bufs_take (&bs, &bac, oac, 0, (Py_ssize_t) mk, 8, "a codes")
+      || bufs_take (&bs, &bbs, obs, 0, n * nb, 8, "b scales")
+      || bufs_take (&bs, &bbc, obc, 0, (Py_ssize_t) nk, 8, "b codes")
+      || bufs_opt (&bs, &bcin, ocin, 0, (Py_ssize_t) mn, 8, "c_in")
+      || bufs_take (&bs, &bout, oout, 1, (Py_ssize_t) mn, 8, "out"))
+    return bufs_release (&bs), NULL;
   unsigned fl = 0;
   int st;
   Py_BEGIN_ALLOW_THREADS
-  st = mx_gemm (bout.buf, &fl, out, (size_t) m, (size_t) n, (size_t) kdim, bas.buf, bac.buf, ea,
-                bbs.buf, bbc.buf, eb, sf, (size_t) k, bcin.buf, &dp, (mx_rounding) rnd);
+  st = mx_gemm (bout->buf, &fl, out, (size_t) m, (size_t) n, (size_t) kdim, bas->buf, bac->buf,
+                ea, bbs->buf, bbc->buf, eb, sf, (size_t) k, bcin ? bcin->buf : NULL, &dp,
+                (mx_rounding) rnd);
   Py_END_ALLOW_THREADS
+  bufs_release (&bs);
   if (st != MX_OK)
-    raise_status (st, "mx_gemm");
-  else
-    ret = PyLong_FromUnsignedLong (fl);
-  PyBuffer_Release (&bout);
-o5:
-  if (bcin.buf)
-    PyBuffer_Release (&bcin);
-o4:
-  PyBuffer_Release (&bbc);
-o3:
-  PyBuffer_Release (&bbs);
-o2:
-  PyBuffer_Release (&bac);
-o1:
-  PyBuffer_Release (&bas);
-  return ret;
+    return raise_status (st, "mx_gemm"), NULL;
+  return PyLong_FromUnsignedLong (fl);
 }
 
 /*------------------------------------------------------------- .mxv files -*/
