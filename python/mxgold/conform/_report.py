@@ -208,7 +208,7 @@ def _svg(m: dict, classes: dict) -> str:
                          f'{key.replace("_", " ")} {v} of {m["classes"][c]["n"]}</title></rect>')
         parts.append(f'<text x="{x + 8}" y="128" font-size="9" transform="rotate(60 {x + 8} 128)"'
                      f'>{_html.escape(c)}</text>')
-    parts.append(f'<text x="2" y="14" font-size="10">log items</text>')
+    parts.append('<text x="2" y="14" font-size="10">log items</text>')
     parts.append("</svg>")
     return "".join(parts)
 

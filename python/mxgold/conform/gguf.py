@@ -29,24 +29,15 @@ _PATH = ("gguf.quants.quantize(x, GGMLQuantizationType.MXFP4) -> gguf/quants.py 
          "MXFP4.quantize_rows (astype float32) -> MXFP4.quantize_blocks")
 
 
-def _wide_fp32() -> dict:
-    """gguf narrows fp64 to fp32 first: libmxgold's wide-input=fp32, once it has the field."""
-    import mxgold
-
-    return {"wide_input": "fp32"} if "wide_input" in mxgold.policy("ocp") else {}
-
-
 def modes() -> list[Mode]:
     return [
         Mode(kind="block", name="quantize", path=_PATH, profile="ggml-mxfp4",
              formats=("e2m1",), inputs=("fp32", "fp16", "bf16"),
              note="fp16 and bf16 are widened to fp32 exactly (astype) before quantizing"),
         Mode(kind="block", name="quantize-fp64", path=_PATH, profile="ggml-mxfp4",
-             formats=("e2m1",), inputs=("fp64",), policy=_wide_fp32(),
-             note="gguf rounds fp64 inputs to fp32 (astype, RNE, Inf past FLT_MAX) first, "
-                  "while mxgold reads them exactly: an input within half an fp32 ulp of an "
-                  "E2M1 midpoint differs (0x3fe8000000800000 = 0.75+2^-30 beside amax 4.0: "
-                  "gguf 0x1, mxgold 0x2); no probe class has such inputs"),
+             formats=("e2m1",), inputs=("fp64",),
+             note="gguf rounds fp64 inputs to fp32 first (astype, RNE, Inf past FLT_MAX): "
+                  "the profile's wide-input=fp32"),
     ]
 
 

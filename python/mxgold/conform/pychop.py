@@ -32,23 +32,14 @@ _PATH = ("pychop.MXTensor(x, format, block_size=32, backend='numpy') -> "
 
 NO_CODE = 0x100  # a value or scale with no code in the format (never equal to a real code)
 
-# pychop's scale is floor(np.log2(amax)) in the input's dtype: floor-log2f for fp32, and for the
-# other dtypes a rule libmxgold does not have yet (floor of log2 rounded to fp64/fp16/bf16).
-# A per-dtype profile is used when libmxgold has one; otherwise "pychop".
-_PROFILE = {"fp32": "pychop", "fp64": "pychop-f64", "fp16": "pychop-f16", "bf16": "pychop-bf16"}
+# pychop's scale is floor(np.log2(amax)) in the input's dtype: one profile, "pychop", with
+# scale-rule floor-log2-input, for every input; each dtype is a mode of its own.
 _NOTE = {
     "fp32": "",
     "fp64": "scale = floor(fl64(log2 amax)) - emax (np.log2 on float64)",
     "fp16": "scale = floor(fl16(log2 amax)) - emax; 2**e is then taken in float16 (exceptions)",
     "bf16": "scale = floor(flbf16(log2 amax)) - emax (ml_dtypes log2 rounds to bfloat16)",
 }
-
-
-def _profile(inp: str) -> str:
-    import mxgold
-
-    p = _PROFILE[inp]
-    return p if p in mxgold.profiles() else "pychop"
 
 
 def _inputs_ok(fmt: str, inp: str) -> bool:
@@ -67,7 +58,7 @@ def modes() -> list[Mode]:
     out = []
     for inp in ("fp32", "fp64", "fp16", "bf16"):
         f = tuple(f for f in fm if _inputs_ok(f, inp))
-        out.append(Mode(kind="block", name=f"np-{inp}", path=_PATH, profile=_profile(inp),
+        out.append(Mode(kind="block", name=f"np-{inp}", path=_PATH, profile="pychop",
                         formats=f, inputs=(inp,), note=_NOTE[inp]))
     return out
 

@@ -53,52 +53,22 @@ _FP8 = ("e4m3", "e5m2")
 _FP46 = ("e2m3", "e3m2", "e2m1")
 _IN = ("fp32", "fp16", "bf16")
 
-# The profile each scale mode claims: every field where it differs from ocp (rounding rne).  A
-# value mxgold does not have yet is given as (proposed, stand-in).  Until mxgold's row equals the
-# proposal, the modes run the row (or ocp where there is none) plus the fields that differ, with
-# stand-ins where needed, and ``exception`` covers exactly the blocks where a stand-in differs.
-_PROPOSED = {
-    "even": ("quark-even", {"scale_rule": ("even-fp32", "even"), "inf_block": "maxscale",
-                            "zero_sign": "positive", "scale_overflow": "clamp",
-                            "wide_input": "fp32"}),
-    "floor": ("quark-floor", {"scale_rule": ("floor-log2-input", "floor-log2f"),
-                              "zero_sign": "positive", "zero_scale": 0x68}),
-    "ceil": ("quark-ceil", {"scale_rule": ("ceil-log2-input", "ceil"), "zero_sign": "positive",
-                            "zero_scale": 0x68}),
-}
-# per element family: what differs from the profile (Quark's per-format element code)
-# (INT8: torch's per-channel fake quantize clamps the step S/64 at FLT_MIN, so S >= 2^-120)
+# the profile each scale mode claims (profiles.def), and what each element family sets on top:
+# FP8 goes through torch's float8 cast, which keeps -0; INT8 through torch's per-channel fake
+# quantize, which clamps the step S/64 at FLT_MIN, so S >= 2^-120
+_PROFILE = {"even": "quark-even", "floor": "quark-floor", "ceil": "quark-ceil"}
 _FAMILY_POLICY = {"fp8": {"zero_sign": "keep"}, "fp46": {}, "int8": {"scale_min": 0x07}}
 
 
-def _known(field: str, value) -> bool:
-    from mxgold import _names
-
-    vals = _names.POLICY_FIELDS.get(field.replace("_", "-"), (None,))[0]
-    return isinstance(value, int) or (isinstance(vals, list) and value in vals)
-
-
 def _prof(sc: str, fam: str) -> dict:
-    """profile= and policy= of a mode: the proposed profile plus the fields where mxgold's row
-    still differs from the proposal (stand-ins for values mxgold lacks); ocp plus every proposed
-    field where mxgold has no such row yet."""
-    import mxgold
-
-    name, fields = _PROPOSED[sc]
-    want = {f: (v[0] if isinstance(v, tuple) and _known(f, v[0]) else
-                v[1] if isinstance(v, tuple) else v) for f, v in fields.items()
-            if isinstance(v, tuple) or _known(f, v)}
-    have = mxgold.profiles().get(name)
-    if have is not None and have["rounding"] == "rne":
-        diff = {f: v for f, v in want.items() if have["policy"].get(f) != v}
-        return {"profile": name, "policy": {**diff, **_FAMILY_POLICY[fam]}}
-    return {"profile": "ocp", "policy": {**want, **_FAMILY_POLICY[fam]}}
+    """profile= and policy= of a mode"""
+    return {"profile": _PROFILE[sc], "policy": dict(_FAMILY_POLICY[fam])}
 
 
 def _inputs_for(formats, sc: str) -> tuple:
     """The input dtypes: FP32, FP16, BF16; FP64 for EVEN only (Quark's FP64 path is then its FP32
-    path on fl32(x), mxgold's wide-input=fp32), where mxgold has wide-input=fp32."""
-    return _IN + (("fp64",) if sc == "even" and _known("wide_input", "fp32") else ())
+    path on fl32(x), the profile's wide-input=fp32)."""
+    return _IN + (("fp64",) if sc == "even" else ())
 
 
 def modes() -> list[Mode]:
@@ -140,17 +110,7 @@ def modes() -> list[Mode]:
 
 
 def _note(sc: str, fam: str) -> str:
-    import mxgold
-
-    name, fields = _PROPOSED[sc]
-    p = _prof(sc, fam)
-    stand = [f for f in p["policy"] if f in fields and f not in _FAMILY_POLICY[fam]]
-    s = "" if p["profile"] == name and not stand else (
-        f"proposed profile {name}: run as {p['profile']} + {', '.join(stand)} "
-        "(stand-ins where mxgold lacks a value)")
-    if fam == "fp8":
-        s += ("; " if s else "") + "FP8 keeps the sign of zeros (torch float8 cast)"
-    return s
+    return "FP8 keeps the sign of zeros (torch float8 cast)" if fam == "fp8" else ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,12 +235,6 @@ def _exp2(v: float) -> int:
 _BITS = {"fp32": 24, "bf16": 8, "fp16": 11, "fp64": 53}
 
 
-def _round_bits(v: float, p: int) -> float:
-    """v rounded to p significant bits, ties to even (no range limits: |v| is a log2)."""
-    m, e = np.frexp(v)
-    return float(np.ldexp(np.round(np.ldexp(m, p)), e - p))
-
-
 def _log2_in(a: float, inp: str) -> float:
     """log2(a) as torch computes it on a tensor of the input dtype: in FP32 (correctly rounded
     here), then rounded to the input dtype."""
@@ -290,9 +244,9 @@ def _log2_in(a: float, inp: str) -> float:
     return float(lg.astype(dtype(inp)).astype(np.float64)[0])
 
 
-def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple[float, list[str]]:
+def _model_scale(a: float, fmt: str, sc: str, inp: str) -> tuple[float, list[str]]:
     """Quark's FP32 scale for a block with amax a (not NaN), and the conditions that decided it
-    which mxgold's scale rule ``rule`` (the mode's) does not model."""
+    which no policy field models."""
     why = []
     emax = _EMAX[fmt]
     if sc == "even":
@@ -303,13 +257,7 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple
             a32 = 2.0 ** -126
         E = max(_exp2(a32), -126)
         e0 = _exp2(a32 + 2.0 ** (E - _M_EVEN[fmt] - 1))
-        if fmt == "int8" and e0 != _exp2(a32 + 2.0 ** (E - 6 - 1)) and rule == "even":
-            why.append("even-int8-m8: Quark's EVEN rounds an INT8 block's amax at 8 fraction "
-                       "bits (get_dtype_params(int8) mbits=8), mxgold at 6")
         if e0 >= 128:
-            if rule == "even":
-                why.append("even-fp32-overflow: amax rounded half-up reaches 2^128, FP32 Inf, "
-                           "so log2 is +Inf and the exponent clamps to 127 (0xFE)")
             return 2.0 ** 127, why
         return 2.0 ** min(max(e0 - emax, -127), 127), why
     if a == 0:
@@ -317,17 +265,9 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple
     if np.isinf(a):
         return np.inf, why
     rnd = np.floor if sc == "floor" else np.ceil
-    lg2 = float(np.log2(float(a)))
     # torch's log2 on a half tensor rounds the FP32 log2f to the half type; for every finite
     # BF16 and FP16 value that equals log2 rounded once to the half type (checked exhaustively)
     k = int(rnd(_log2_in(a, inp)))
-    k32 = int(rnd(_round_bits(lg2, 24)))              # fl32(log2 amax)
-    kx = _exp2(a) + (0 if sc == "floor" or 2.0 ** _exp2(a) == a else 1)  # exact
-    if sc == "floor" and rule != "floor-log2-input" and k != k32:
-        why.append(f"floor-log2-input: floor(log2 amax) with log2 rounded to {inp} is {k}, "
-                   f"with FP32 log2f {k32}")
-    if sc == "ceil" and rule != "ceil-log2-input" and k != kx:
-        why.append(f"ceil-log2-input: ceil(fl_{inp}(log2 amax)) is {k}, the exact ceil {kx}")
     e = k - emax
     lo, hi = _POW_RANGE[inp]
     if e < lo:
@@ -342,7 +282,7 @@ def _model_scale(a: float, fmt: str, sc: str, inp: str, rule: str = "") -> tuple
 
 
 def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
-                 values: bool = False, rule: str = "", mode_scale_min: bool = False):
+                 values: bool = False):
     """(FP32 scale, unscaled element values, dequantized values in x's dtype, conditions).
     values: the conditions are those of a values comparison."""
     import mxgold
@@ -352,7 +292,7 @@ def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
     if np.isnan(xs).any():
         return np.nan, np.full(xs.shape, np.nan), np.full(xs.shape, np.nan).astype(x.dtype), []
     with np.errstate(over="ignore"):
-        S, why = _model_scale(float(np.max(np.abs(xs))), fmt, sc, inp, rule)
+        S, why = _model_scale(float(np.max(np.abs(xs))), fmt, sc, inp)
     pol = dict(profile="ocp", overflow="sat", zero_sign="keep" if zero_keep else "positive")
     with np.errstate(over="ignore"):
         x32 = x.astype(np.float32)
@@ -361,9 +301,6 @@ def _model_block(x: np.ndarray, fmt: str, sc: str, inp: str, zero_keep: bool,
             # the step S/64 goes through torch's per-channel fake quantize, which clamps it at
             # FLT_MIN: the effective scale is max(S, 2^-120)
             Sp = float(max(np.float32(S) / np.float32(64), np.float32(2.0 ** -126))) * 64
-            if Sp != S and np.isfinite(S) and not mode_scale_min:
-                why.append("int8-step-min: the INT8 step S/64 is clamped at FLT_MIN 2^-126, so "
-                           "the scale is at least 2^-120")
             if np.isinf(Sp):
                 nan = np.full(xs.shape, np.nan)
                 return S, nan, nan.astype(x.dtype), why
@@ -401,14 +338,11 @@ def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
-    """A block the stand-in policy cannot express, proven: the library's output on it equals
-    the model of the proposed policies bit for bit, and the model names the deciding condition."""
+    """A block no policy expresses, proven: the library's output on it equals the model of
+    Quark bit for bit, and the model names the deciding condition."""
     sc = mode.options["scale"]
-    import mxgold
-
-    rule = mode.policy.get("scale_rule") or mxgold.profiles()[mode.profile]["policy"]["scale_rule"]
     S, q, out, why = _model_block(np.asarray(x_row), fmt, sc, inp, fmt in _FP8,
-                                  mode.output == "values", rule, "scale_min" in mode.policy)
+                                  mode.output == "values")
     if not why:
         return None
     lib = run(mode, fmt, np.asarray(x_row)[None, :])

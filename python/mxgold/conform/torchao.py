@@ -37,23 +37,17 @@ _PATH = ("torchao.prototype.mx_formats.mx_tensor.MXTensor.to_mx(x, elem, 32, "
 # ScaleCalculationMode -> (mode name, profile, (base profile, policy) while the profile is absent
 # from this build of mxgold, path detail)
 _MODES = (
-    ("FLOOR", "floor", "torchao-floor", None, ""),
-    ("CEIL", "ceil", "torchao-ceil", ("torchao-floor", {"scale_rule": "ceil"}), ""),
-    ("EVEN", "even", "torchao-even", ("torchao-floor", {"scale_rule": "even"}), ""),
-    ("RCEIL", "rceil", "torchao-rceil", None, ", _to_mx_rceil eager fallback"),
+    ("FLOOR", "floor", "torchao-floor", ""),
+    ("CEIL", "ceil", "torchao-ceil", ""),
+    ("EVEN", "even", "torchao-even", ""),
+    ("RCEIL", "rceil", "torchao-rceil", ", _to_mx_rceil eager fallback"),
 )
 
 
 def modes() -> list[Mode]:
-    import mxgold
-
-    known = mxgold.profiles()
     out = []
-    for m, name, prof, fallback, extra in _MODES:
-        pol: dict = {}
-        if prof not in known and fallback:
-            prof, pol = fallback[0], dict(fallback[1])
-        out.append(Mode(kind="block", name=name, profile=prof, policy=pol, formats=_FORMATS,
+    for m, name, prof, extra in _MODES:
+        out.append(Mode(kind="block", name=name, profile=prof, formats=_FORMATS,
                         inputs=_INPUTS, path=_PATH.format(m=m, extra=extra),
                         options={"scaling_mode": m},
                         note="no float16/float64 input (to_mx asserts); element codes of "
