@@ -51,12 +51,9 @@ def _value_str(x: np.ndarray, i) -> str:
     return f"{_hex(b, x.dtype.itemsize * 8)} ({float(x[i])!r})"
 
 
-def _gold_block(mode: Mode, fmt: str, x: np.ndarray, rb, profile: str, policy: dict,
-                rounding: str | None):
-    kw = dict(policy)
-    q = mxgold.quantize(x, fmt, block=x.shape[1], profile=profile, rounding=rounding,
-                        random_bits=rb, engine="exact", **kw)
-    return q
+def _gold_block(fmt: str, x: np.ndarray, rb, profile: str, policy: dict, rounding):
+    return mxgold.quantize(x, fmt, block=x.shape[1], profile=profile, rounding=rounding,
+                           random_bits=rb, engine="exact", **policy)
 
 
 def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]:
@@ -110,7 +107,7 @@ def _cmp_cast(fmt, x, lib, want) -> tuple[np.ndarray, Callable[[int], dict]]:
     return bad, describe
 
 
-def _gold_cast(mode, fmt, x, rb, profile, policy, rounding):
+def _gold_cast(fmt, x, rb, profile, policy, rounding):
     return mxgold.cast(x, fmt, profile=profile, rounding=rounding, random_bits=rb, **policy)
 
 
@@ -171,14 +168,14 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
                 lib = ad.run(mode, fmt, x, rb)
                 c = Cell()
                 if mode.kind == "cast":
-                    want = _gold_cast(mode, fmt, x, rb, prof, pol, mode.rounding)
+                    want = _gold_cast(fmt, x, rb, prof, pol, mode.rounding)
                     bad, describe = _cmp_cast(fmt, x, lib, want)
-                    ocp = _gold_cast(mode, fmt, x, None, "ocp", {}, None)
+                    ocp = _gold_cast(fmt, x, None, "ocp", {}, None)
                     obad, odescribe = _cmp_cast(fmt, x, lib, ocp)
                 else:
-                    q = _gold_block(mode, fmt, x, rb, prof, pol, mode.rounding)
+                    q = _gold_block(fmt, x, rb, prof, pol, mode.rounding)
                     bad, describe = _cmp_block(mode, fmt, x, lib, q)
-                    qo = _gold_block(mode, fmt, x, None, "ocp", {}, None)
+                    qo = _gold_block(fmt, x, None, "ocp", {}, None)
                     obad, odescribe = _cmp_block(mode, fmt, x, lib, qo)
                 c.n = int(bad.size)
                 n_items += c.n
