@@ -23,7 +23,7 @@ module mx_fp32_add (
   logic [31:0]        rounded;
 
   mx_fp32_round #(.W(72)) u_round (.sign_i(sum < 57'sd0), .mag_i(mag), .k_i(elbig - 12'sd31),
-                                   .rnd_i(3'(MX_RND_RNE)), .bits_o(rounded));
+                                   .rnd_i(MX_RND_W'(MX_RND_RNE)), .bits_o(rounded));
 
   always_comb begin
     sa = a_i[31];

@@ -8,7 +8,7 @@ module mx_fp32_round #(
   input  logic               sign_i,
   input  logic [W-1:0]       mag_i,
   input  logic signed [11:0] k_i,       // weight of mag bit 0 is 2^k
-  input  logic [2:0]         rnd_i,     // MX_RND_* (sr rounds as rne here)
+  input  logic [MX_RND_W-1:0] rnd_i,     // MX_RND_* (sr rounds as rne here)
   output logic [31:0]        bits_o
 );
   /* verilator lint_off UNUSEDPARAM */
@@ -50,17 +50,19 @@ module mx_fp32_round #(
     lsb = n[0];
     inexact = rb | sb;
     unique case (rnd_i)
-      3'(MX_RND_RNA): inc = rb;
-      3'(MX_RND_RNZ): inc = rb & sb;
-      3'(MX_RND_RTZ): inc = 1'b0;
-      3'(MX_RND_RUP): inc = inexact & ~sign_i;
-      3'(MX_RND_RDN): inc = inexact & sign_i;
-      3'(MX_RND_RTO): inc = inexact & ~lsb;
+      MX_RND_W'(MX_RND_RNA): inc = rb;
+      MX_RND_W'(MX_RND_RNZ): inc = rb & sb;
+      MX_RND_W'(MX_RND_RHU): inc = rb & (sb | ~sign_i);
+      MX_RND_W'(MX_RND_RHD): inc = rb & (sb | sign_i);
+      MX_RND_W'(MX_RND_RTZ): inc = 1'b0;
+      MX_RND_W'(MX_RND_RUP): inc = inexact & ~sign_i;
+      MX_RND_W'(MX_RND_RDN): inc = inexact & sign_i;
+      MX_RND_W'(MX_RND_RTO): inc = inexact & ~lsb;
       default:        inc = rb & (sb | lsb);           // rne (and sr)
     endcase
     nr = n + {24'd0, inc};
-    toward_zero = rnd_i == 3'(MX_RND_RTZ) || rnd_i == 3'(MX_RND_RTO)
-                  || (rnd_i == 3'(MX_RND_RDN) && !sign_i) || (rnd_i == 3'(MX_RND_RUP) && sign_i);
+    toward_zero = rnd_i == MX_RND_W'(MX_RND_RTZ) || rnd_i == MX_RND_W'(MX_RND_RTO)
+                  || (rnd_i == MX_RND_W'(MX_RND_RDN) && !sign_i) || (rnd_i == MX_RND_W'(MX_RND_RUP) && sign_i);
     ef = 9'(e + 12'sd127);
     if (e < -12'sd126) f = {7'd0, nr};                 // subnormal (a carry makes it the min normal)
     else f = {ef, 23'd0} + {7'd0, nr} - 32'h0080_0000;

@@ -23,7 +23,7 @@ module mx_mac #(
   input  logic [2:0]     fmt_b_i,
   input  logic           clear_i,       // this beat starts from cin_i instead of the accumulator
   input  logic [31:0]    cin_i,
-  input  logic [2:0]     rnd_i,         // rounding of each block's dot (MX_RND_*, not sr)
+  input  logic [MX_RND_W-1:0] rnd_i,         // rounding of each block's dot (MX_RND_*, not sr)
   output logic           out_valid_o,
   input  logic           out_ready_i,
   output logic [31:0]    out_acc_o
@@ -40,7 +40,8 @@ module mx_mac #(
   logic           v1, clr1;
   logic [7:0]     sa1, sb1;
   logic [8*K-1:0] ca1, cb1;
-  logic [2:0]     fa1, fb1, rnd1;
+  logic [2:0]     fa1, fb1;
+  logic [MX_RND_W-1:0] rnd1;
   logic [31:0]    cin1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v1 <= 1'b0;
@@ -126,7 +127,7 @@ module mx_mac #(
     else if (pinf) dblk = 32'h7F80_0000;
     else if (ninf) dblk = 32'hFF80_0000;
     else if (sum == 72'sd0)
-      dblk = {!any_nz ? (all_neg || (!all_pos && rnd1 == 3'(MX_RND_RDN))) : rnd1 == 3'(MX_RND_RDN), 31'd0};
+      dblk = {!any_nz ? (all_neg || (!all_pos && rnd1 == MX_RND_W'(MX_RND_RDN))) : rnd1 == MX_RND_W'(MX_RND_RDN), 31'd0};
     else dblk = rounded;
   end
 

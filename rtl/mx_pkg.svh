@@ -95,11 +95,14 @@ localparam logic [5:0] MX_ELEM_IS_FN = {1'h0, 1'h0, 1'h0, 1'h0, 1'h0, 1'h1};
 localparam int MX_RND_RNE = 0;
 localparam int MX_RND_RNA = 1;
 localparam int MX_RND_RNZ = 2;
-localparam int MX_RND_RTZ = 3;
-localparam int MX_RND_RUP = 4;
-localparam int MX_RND_RDN = 5;
-localparam int MX_RND_RTO = 6;
-localparam int MX_RND_SR = 7;
+localparam int MX_RND_RHU = 3;
+localparam int MX_RND_RHD = 4;
+localparam int MX_RND_RTZ = 5;
+localparam int MX_RND_RUP = 6;
+localparam int MX_RND_RDN = 7;
+localparam int MX_RND_RTO = 8;
+localparam int MX_RND_SR = 9;
+localparam int MX_RND_W = 4; // bits of a rounding-mode input
 
 localparam int MX_SCALE_FLOOR = 0;
 localparam int MX_SCALE_CEIL = 1;
@@ -111,6 +114,8 @@ localparam int MX_SCALE_RCEIL_LOG2F = 6;
 localparam int MX_SCALE_FLOOR_LOG2_INPUT = 7;
 localparam int MX_SCALE_CEIL_LOG2_INPUT = 8;
 localparam int MX_SCALE_EVEN_FP32 = 9;
+localparam int MX_SCALE_MIN_MSE = 10;
+localparam int MX_SCALE_MIN_MAXERR = 11;
 
 // flags (golden/include/mx.h MX_FLAG_*)
 localparam logic [7:0] MX_FLAG_INEXACT = 8'h01, MX_FLAG_UNDERFLOW = 8'h02, MX_FLAG_OVERFLOW = 8'h04;

@@ -12,7 +12,7 @@ module mx_quant_lane #(
 ) (
   input  logic [31:0]         x_i,       // FP32 bits, finite
   input  logic signed [9:0]   scale_i,   // shared exponent X, -127..127
-  input  logic [2:0]          rnd_i,     // MX_RND_* (roundings.def order)
+  input  logic [MX_RND_W-1:0] rnd_i,     // MX_RND_* (roundings.def order)
   input  logic                ovf_i,     // 0 sat, 1 ovf
   input  logic [SR_BITS-1:0]  rbits_i,
   input  logic [2:0]          mbits_i,
@@ -75,13 +75,15 @@ module mx_quant_lane #(
     inexact = rb | sb;
     srsum = {1'b0, fr} + {1'b0, rbits_i};
     unique case (rnd_i)
-      3'(MX_RND_RNE): inc = rb & (sb | lsb);
-      3'(MX_RND_RNA): inc = rb;
-      3'(MX_RND_RNZ): inc = rb & sb;
-      3'(MX_RND_RTZ): inc = 1'b0;
-      3'(MX_RND_RUP): inc = inexact & ~s;
-      3'(MX_RND_RDN): inc = inexact & s;
-      3'(MX_RND_RTO): inc = inexact & ~lsb;
+      MX_RND_W'(MX_RND_RNE): inc = rb & (sb | lsb);
+      MX_RND_W'(MX_RND_RNA): inc = rb;
+      MX_RND_W'(MX_RND_RNZ): inc = rb & sb;
+      MX_RND_W'(MX_RND_RHU): inc = rb & (sb | ~s);
+      MX_RND_W'(MX_RND_RHD): inc = rb & (sb | s);
+      MX_RND_W'(MX_RND_RTZ): inc = 1'b0;
+      MX_RND_W'(MX_RND_RUP): inc = inexact & ~s;
+      MX_RND_W'(MX_RND_RDN): inc = inexact & s;
+      MX_RND_W'(MX_RND_RTO): inc = inexact & ~lsb;
       default:        inc = srsum[SR_BITS]; // sr: fr + r carries out
     endcase
     nr = n + {10'd0, inc};
@@ -89,8 +91,8 @@ module mx_quant_lane #(
     if (is_int_i || et < 12'(emin_i)) mag = {1'b0, nr};
     else mag = 12'((et + $signed({7'd0, bias_i})) <<< mbits_i) + {1'b0, nr} - (12'd1 << mbits_i);
     tiny = et < (is_int_i ? -$signed({9'd0, mbits_i}) : 12'(emin_i));
-    toward_zero = rnd_i == 3'(MX_RND_RTZ) || rnd_i == 3'(MX_RND_RTO)
-                  || (rnd_i == 3'(MX_RND_RDN) && !s) || (rnd_i == 3'(MX_RND_RUP) && s);
+    toward_zero = rnd_i == MX_RND_W'(MX_RND_RTZ) || rnd_i == MX_RND_W'(MX_RND_RTO)
+                  || (rnd_i == MX_RND_W'(MX_RND_RDN) && !s) || (rnd_i == MX_RND_W'(MX_RND_RUP) && s);
 
     flags_o = (inexact ? 5'(MX_FLAG_INEXACT) : 5'd0) | (inexact & tiny ? 5'(MX_FLAG_UNDERFLOW) : 5'd0);
     if (m == 24'd0) begin

@@ -19,7 +19,7 @@ module mx_quantize #(
   input  logic [32*K-1:0]      in_data_i,     // lane i in bits [32i +: 32]; BF16 in the low half
   input  logic                 in_bf16_i,
   input  logic [2:0]           fmt_i,         // MX_FMT_*
-  input  logic [2:0]           rnd_i,         // MX_RND_*
+  input  logic [MX_RND_W-1:0]  rnd_i,         // MX_RND_*
   input  logic [2:0]           rule_i,        // MX_SCALE_* (floor ceil even rceil)
   input  logic                 ovf_i,         // 0 sat, 1 ovf
   input  logic [SR_BITS*K-1:0] rbits_i,       // lane i's random bits in [SR_BITS*i +: SR_BITS]
@@ -40,7 +40,8 @@ module mx_quantize #(
   // ---- stage 1: inputs ----
   logic                 v1, bf1, ovf1;
   logic [32*K-1:0]      d1;
-  logic [2:0]           fmt1, rnd1, rule1;
+  logic [2:0]           fmt1, rule1;
+  logic [MX_RND_W-1:0]  rnd1;
   logic [SR_BITS*K-1:0] rb1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v1 <= 1'b0;
@@ -112,7 +113,7 @@ module mx_quantize #(
   // ---- stage 2: scale ----
   logic                 v2, ovf2, nan2;
   logic [32*K-1:0]      x2;
-  logic [2:0]           rnd2;
+  logic [MX_RND_W-1:0]  rnd2;
   logic signed [9:0]    xs2;
   logic [7:0]           sc2, bf2;
   logic [SR_BITS*K-1:0] rb2;

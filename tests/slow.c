@@ -179,6 +179,8 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
             {
             case MX_RNE: case MX_RNZ: up = c > 0; break;
             case MX_RNA: up = c >= 0; break;
+            case MX_RHU: up = c > 0 || (c == 0 && !neg); break;
+            case MX_RHD: up = c > 0 || (c == 0 && neg); break;
             case MX_RUP: case MX_RTO: up = 1; break;
             case MX_SR:
               {
@@ -260,6 +262,8 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
                 case MX_RNE: up = cmp_half > 0 || (cmp_half == 0 && (N & 1)); break;
                 case MX_RNA: up = cmp_half >= 0; break;
                 case MX_RNZ: up = cmp_half > 0; break;
+                case MX_RHU: up = cmp_half > 0 || (cmp_half == 0 && !neg); break;
+                case MX_RHD: up = cmp_half > 0 || (cmp_half == 0 && neg); break;
                 case MX_RUP: up = !neg; break;
                 case MX_RDN: up = neg; break;
                 case MX_SR:
@@ -598,14 +602,197 @@ s_scale_exponent (s_val a, const mx_format *elem, const mx_format *in, mx_scale_
 }
 
 /*--------------------------------------------------------------- blocks -*/
+/* Big unsigned integers in units of 2^BIG_LSB, for the exact errors of min-mse/min-maxerr: wide
+ * enough for squares of FP64 values (2^-2148 .. 2^2048) summed over 4096 elements. */
+enum { BIG_LIMBS = 80 };
+#define BIG_LSB (-2600L)
+typedef struct { uint64_t w[BIG_LIMBS]; int inf; } big;
+
+/* a += m * 2^exp */
+static void
+big_add (big *a, u128 m, long exp)
+{
+  while (m && (m & 1) == 0)
+    m >>= 1, exp++;
+  if (m == 0)
+    return;
+  long sh = exp - BIG_LSB;
+  size_t at = (size_t) (sh / 64);
+  unsigned b = (unsigned) (sh % 64);
+  uint64_t lo = (uint64_t) m, hi = (uint64_t) (m >> 64);
+  uint64_t part[3] = { lo << b, b ? (lo >> (64 - b)) | (hi << b) : hi, b ? hi >> (64 - b) : 0 };
+  u128 carry = 0;
+  for (size_t i = at; i < BIG_LIMBS && (i < at + 3 || carry); i++)
+    {
+      u128 t = (u128) a->w[i] + (i < at + 3 ? part[i - at] : 0) + carry;
+      a->w[i] = (uint64_t) t;
+      carry = t >> 64;
+    }
+}
+
+static void
+big_add_big (big *a, const big *b)
+{
+  u128 carry = 0;
+  for (size_t i = 0; i < BIG_LIMBS; i++)
+    {
+      u128 t = (u128) a->w[i] + b->w[i] + carry;
+      a->w[i] = (uint64_t) t;
+      carry = t >> 64;
+    }
+  a->inf |= b->inf;
+}
+
+static int
+big_cmp (const big *a, const big *b)
+{
+  if (a->inf || b->inf)
+    return a->inf - b->inf;
+  for (size_t i = BIG_LIMBS; i-- > 0;)
+    if (a->w[i] != b->w[i])
+      return a->w[i] < b->w[i] ? -1 : 1;
+  return 0;
+}
+
+/* a -= b, a >= b */
+static void
+big_sub (big *a, const big *b)
+{
+  uint64_t borrow = 0;
+  for (size_t i = 0; i < BIG_LIMBS; i++)
+    {
+      uint64_t x = a->w[i], y = b->w[i];
+      a->w[i] = x - y - borrow;
+      borrow = x < y || (x == y && borrow);
+    }
+}
+
+/* A shared exponent x clamped into [lo, hi] (0: above it under scale-overflow nan); the scale
+ * code and the exponent the elements are divided by (min-scale-elem). */
+static int
+s_resolve (uint64_t *scale, long *div, unsigned *sf, long x, long lo, long hi,
+           const mx_format *sfmt, const mx_policy *pol)
+{
+  *sf = 0;
+  if (x < lo)
+    x = lo, *sf = MX_FLAG_SCALE_CLAMPED;
+  else if (x > hi)
+    {
+      if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
+        return 0;
+      x = hi, *sf = MX_FLAG_SCALE_CLAMPED;
+    }
+  *scale = (uint64_t) (x + sfmt->bias);
+  *div = x;
+  if (x == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
+    *div = lo + 1;
+  else if (x == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
+    *div = 0;
+  return 1;
+}
+
+/* element i: v / 2^e into elem */
+static uint64_t
+s_encode_elem (const mx_format *elem, const mx_format *sfmt, const mx_format *eff, s_val v,
+               long e, uint32_t rb, const mx_policy *pol, mx_rounding rnd, unsigned *fl)
+{
+  mx_policy p = *pol;
+  if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
+    p.overflow = MX_OVERFLOW_SAT;
+  if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_ZERO)
+    {
+      *fl = MX_FLAG_INVALID; /* read as 0, and 0 is the all-zeros code everywhere */
+      return 0;
+    }
+  s_val t = v;
+  t.exp -= e;
+  unsigned narrowed = 0;
+  if (is_pow2fmt (sfmt) && eff && pol->scale_div == MX_SCALE_DIV_INPUT && t.cls == S_FINITE)
+    {
+      /* scale-div input: the quotient rounded into the input's type first */
+      unsigned f0;
+      s_val u = s_decode (eff, s_encode (eff, t, MX_RNE, 0, &s_ieee, &f0));
+      if (u.cls != S_FINITE || s_cmp_mag (u, t) != 0)
+        narrowed = MX_FLAG_INEXACT;
+      t = u;
+    }
+  uint64_t c = s_encode (elem, t, rnd, rb, &p, fl);
+  *fl |= narrowed;
+  return c;
+}
+
+/* The exact error of a candidate scale: sum of (V_i - X P_i)^2, or max |V_i - X P_i|, over the
+ * finite elements.  The square is summed as V^2 + P^2 - 2VP: positive and negative parts apart. */
+static void
+s_block_error (big *pos, big *neg, const mx_format *elem, const mx_format *sfmt,
+               const mx_format *eff, const s_val v[], size_t k, uint64_t sc, long div,
+               const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd)
+{
+  *pos = (big) { { 0 }, 0 };
+  *neg = (big) { { 0 }, 0 };
+  int maxerr = pol->scale_rule == MX_SCALE_MIN_MAXERR;
+  long X = (long) sc - sfmt->bias;
+  for (size_t i = 0; i < k; i++)
+    {
+      if (v[i].cls != S_FINITE && v[i].cls != S_ZERO)
+        continue;
+      unsigned fl;
+      s_val q = s_decode (elem, s_encode_elem (elem, sfmt, eff, v[i], div,
+                                               rbits ? rbits[i] : 0, pol, rnd, &fl));
+      if (q.cls == S_INF || q.cls == S_NAN)
+        {
+          pos->inf = 1;
+          return;
+        }
+      q.exp += X;
+      int vz = v[i].cls == S_ZERO, qz = q.cls == S_ZERO;
+      if (maxerr)
+        {
+          /* |d| = | |V| -+ |Q| | as a big; keep the largest in pos */
+          big a = { { 0 }, 0 }, b = { { 0 }, 0 };
+          if (!vz)
+            big_add (&a, v[i].sig, v[i].exp);
+          if (!qz)
+            big_add (vz || q.neg != v[i].neg ? &a : &b, q.sig, q.exp);
+          if (big_cmp (&a, &b) < 0)
+            {
+              big c = a;
+              a = b, b = c;
+            }
+          big_sub (&a, &b);
+          if (big_cmp (&a, pos) > 0)
+            *pos = a;
+          continue;
+        }
+      if (!vz)
+        big_add (pos, (u128) v[i].sig * v[i].sig, 2 * v[i].exp);
+      if (!qz)
+        big_add (pos, (u128) q.sig * q.sig, 2 * q.exp);
+      if (!vz && !qz)
+        big_add (q.neg == v[i].neg ? neg : pos, (u128) v[i].sig * q.sig, v[i].exp + q.exp + 1);
+    }
+}
+
+/* (p1 - n1) vs (p2 - n2) */
+static int
+s_error_cmp (const big *p1, const big *n1, const big *p2, const big *n2)
+{
+  if (p1->inf || p2->inf)
+    return p1->inf - p2->inf;
+  big a = *p1, b = *p2;
+  big_add_big (&a, n2);
+  big_add_big (&b, n1);
+  return big_cmp (&a, &b);
+}
+
 unsigned
 s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
             const mx_format *in, const uint64_t bits[], size_t k, const uint32_t rbits[],
             const mx_policy *pol, mx_rounding rnd)
 {
   s_val v[4096];
-  unsigned bf = 0;
-  int has_nan = 0, has_inf = 0;
+  unsigned bf = 0, sf = 0;
+  int has_nan = 0, has_inf = 0, ruled = 0;
   long imax = -1;
   /* in == NULL: exact values, passed as FP64 bit patterns */
   const mx_format *dec = in ? in : mx_format_get (MX_FP64);
@@ -653,48 +840,75 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
       if (has_inf && pol->inf_block == MX_INF_BLOCK_POW128
           && (imax < 0 || flog2 (v[imax]) < 128))
         amax = (s_val) { S_FINITE, 0, 1, 128 }; /* Inf counts as 2^128 */
-      e = s_scale_exponent (amax, elem, eff, pol->scale_rule);
-      if (e < lo)
-        e = lo, bf |= MX_FLAG_SCALE_CLAMPED;
-      else if (e > hi)
+      long x = s_scale_exponent (amax, elem, eff, pol->scale_rule);
+      if (!s_resolve (scale, &e, &sf, x, lo, hi, sfmt, pol))
+        goto nan;
+      if (pol->scale_rule == MX_SCALE_MIN_MSE || pol->scale_rule == MX_SCALE_MIN_MAXERR)
         {
-          if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
-            goto nan;
-          e = hi, bf |= MX_FLAG_SCALE_CLAMPED;
+          /* floor's neighbours replace it only when strictly better, the smaller first */
+          big bp, bn, cp, cn;
+          s_block_error (&bp, &bn, elem, sfmt, eff, v, k, *scale, e, rbits, pol, rnd);
+          uint64_t base = *scale;
+          for (long c = x - 1; c <= x + 1; c += 2)
+            {
+              uint64_t sc;
+              long dv;
+              unsigned f;
+              if (!s_resolve (&sc, &dv, &f, c, lo, hi, sfmt, pol) || sc == base || sc == *scale)
+                continue;
+              s_block_error (&cp, &cn, elem, sfmt, eff, v, k, sc, dv, rbits, pol, rnd);
+              if (s_error_cmp (&cp, &cn, &bp, &bn) < 0)
+                bp = cp, bn = cn, *scale = sc, e = dv, sf = f;
+            }
         }
-      *scale = (uint64_t) (e + sfmt->bias);
-      if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
-        e = lo + 1; /* min-scale-elem: the divisor of elements under the smallest scale */
-      else if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
-        e = 0;
+      ruled = 1;
     }
-  for (size_t i = 0; i < k; i++)
+  for (int pass = 0; pass < 2; pass++)
     {
-      unsigned fl;
-      mx_policy p = *pol;
-      if (v[i].cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
-        p.overflow = MX_OVERFLOW_SAT;
-      s_val t = v[i];
-      t.exp -= e;
-      unsigned narrowed = 0;
-      if (is_pow2fmt (sfmt) && eff && pol->scale_div == MX_SCALE_DIV_INPUT && t.cls == S_FINITE)
+      unsigned ef = 0;
+      int ovf = 0;
+      for (size_t i = 0; i < k; i++)
         {
-          /* scale-div input: the quotient rounded into the input's type first */
-          unsigned f0;
-          s_val u = s_decode (eff, s_encode (eff, t, MX_RNE, 0, &s_ieee, &f0));
-          if (u.cls != S_FINITE || s_cmp_mag (u, t) != 0)
-            narrowed = MX_FLAG_INEXACT;
-          t = u;
+          unsigned fl;
+          codes[i] = s_encode_elem (elem, sfmt, eff, v[i], e, rbits ? rbits[i] : 0, pol, rnd, &fl);
+          ef |= fl;
+          if ((fl & MX_FLAG_OVERFLOW) && (v[i].cls == S_FINITE || v[i].cls == S_ZERO))
+            ovf = 1;
         }
-      codes[i] = s_encode (elem, t, rnd, rbits ? rbits[i] : 0, &p, &fl);
-      bf |= fl | narrowed;
+      /* scale-bump once: one exponent up, all over again */
+      if (pass == 0 && ruled && ovf && pol->scale_bump == MX_SCALE_BUMP_ONCE)
+        {
+          if (!s_resolve (scale, &e, &sf, (long) *scale - sfmt->bias + 1, lo, hi, sfmt, pol))
+            goto nan;
+          continue;
+        }
+      return bf | sf | ef;
     }
-  return bf;
+  return 0; /* not reached */
 nan:
   *scale = msk (sfmt->bits);
   for (size_t i = 0; i < k; i++)
     codes[i] = 0;
   return bf | MX_FLAG_INVALID;
+}
+
+int
+s_compare_scales (uint64_t sc1, uint64_t sc2, const mx_format *elem, const mx_format *sfmt,
+                  const mx_format *in, const uint64_t bits[], size_t k, const uint32_t rbits[],
+                  const mx_policy *pol, mx_rounding rnd)
+{
+  s_val v[4096];
+  for (size_t i = 0; i < k; i++)
+    v[i] = s_decode (in, bits[i]);
+  long lo = -sfmt->bias, hi = s_emax (sfmt), d1 = 0, d2 = 0;
+  uint64_t c1 = sc1, c2 = sc2;
+  unsigned f;
+  s_resolve (&c1, &d1, &f, (long) sc1 - sfmt->bias, lo, hi, sfmt, pol);
+  s_resolve (&c2, &d2, &f, (long) sc2 - sfmt->bias, lo, hi, sfmt, pol);
+  big p1, n1, p2, n2;
+  s_block_error (&p1, &n1, elem, sfmt, in, v, k, c1, d1, rbits, pol, rnd);
+  s_block_error (&p2, &n2, elem, sfmt, in, v, k, c2, d2, rbits, pol, rnd);
+  return s_error_cmp (&p1, &n1, &p2, &n2);
 }
 
 unsigned

@@ -23,6 +23,11 @@ long s_scale_exponent (s_val amax, const mx_format *elem, const mx_format *in, m
 unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
                      const mx_format *sfmt, const mx_format *in, const uint64_t bits[], size_t k,
                      const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
+/* The exact error of the block (pol->scale_rule min-maxerr: the largest |V_i - X P_i|, else the
+ * sum of squares) under scale code sc1 against sc2 (both in the scale's range): -1, 0 or 1. */
+int s_compare_scales (uint64_t sc1, uint64_t sc2, const mx_format *elem, const mx_format *sfmt,
+                      const mx_format *in, const uint64_t bits[], size_t k,
+                      const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
 unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
                        const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
                        size_t k, mx_rounding rnd);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "tests.h"
 
-static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
 
 static long n;
 

@@ -8,7 +8,7 @@
 int
 main (void)
 {
-  static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+  static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
   static const mx_format_id outs[] = { MX_FP32, MX_BF16, MX_FP16 };
   const mx_format *e8m0 = mx_format_get (MX_E8M0);
   long n = 0;

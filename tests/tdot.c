@@ -49,7 +49,7 @@ main (int argc, char **argv)
   E8M0 = mx_format_get (MX_E8M0);
   F32 = mx_format_get (MX_FP32);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
-  static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+  static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
   mx_format_id elems[MX_FORMAT_COUNT];
   int nelem = formats_of_role (MX_ROLE_ELEM, elems);
 

@@ -134,10 +134,71 @@ gen_block (rng *r, const mx_format *elem, uint64_t b[K])
   b[j] = t;
 }
 
+/* tquantize search N: min-mse and min-maxerr on N random FP32 blocks of every element format:
+ * the exact error (the slow model's, no MPFR) is never larger than floor's, and on every tenth
+ * block no scale code at all does better (brute force over 0x00..0xFE). */
+static long
+search (rng *r, long nblk)
+{
+  const mx_format *e8m0 = mx_format_get (MX_E8M0), *f32 = mx_format_get (MX_FP32);
+  static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RHU, MX_RTZ, MX_RUP };
+  mx_format_id elems[MX_FORMAT_COUNT];
+  int nelem = formats_of_role (MX_ROLE_ELEM, elems);
+  long n = 0, moved = 0, brute = 0;
+  for (long blk = 0; blk < nblk; blk++)
+    {
+      const mx_format *elem = mx_format_get (elems[blk % nelem]);
+      uint64_t bits[K], s0, s1, c[K];
+      gen_block (r, elem, bits);
+      mx_policy pol = mx_policy_ocp ();
+      mx_rounding rnd = det[(blk / nelem) % (sizeof det / sizeof det[0])];
+      pol.scale_rule = blk % 2 ? MX_SCALE_MIN_MAXERR : MX_SCALE_MIN_MSE;
+      mx_policy fl = pol;
+      fl.scale_rule = MX_SCALE_FLOOR;
+      int rc = mx_quantize (&s1, c, NULL, NULL, elem, e8m0, f32, bits, K, NULL, &pol, rnd);
+      rc |= mx_quantize (&s0, c, NULL, NULL, elem, e8m0, f32, bits, K, NULL, &fl, rnd);
+      CHECK (rc == MX_OK && (s0 == 0xFF) == (s1 == 0xFF), "block %ld: rc %d scales %02llX %02llX",
+             blk, rc, (unsigned long long) s0, (unsigned long long) s1);
+      if (s0 == 0xFF)
+        continue;
+      n++;
+      moved += s1 != s0;
+      CHECK (s_compare_scales (s1, s0, elem, e8m0, f32, bits, K, NULL, &pol, rnd) <= 0,
+             "%s block %ld: %s scale %02llX has a larger error than floor's %02llX", elem->name,
+             blk, mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[pol.scale_rule],
+             (unsigned long long) s1, (unsigned long long) s0);
+      if (blk % 10 == 0)
+        {
+          brute++;
+          for (uint64_t sc = 0; sc < 0xFF; sc++)
+            if (s_compare_scales (sc, s1, elem, e8m0, f32, bits, K, NULL, &pol, rnd) < 0)
+              {
+                CHECK (0, "%s block %ld rnd %s: %s chose %02llX (floor %02llX), %02llX is better",
+                       elem->name, blk, mx_rounding_name (rnd),
+                       mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[pol.scale_rule],
+                       (unsigned long long) s1, (unsigned long long) s0,
+                       (unsigned long long) sc);
+                break;
+              }
+        }
+    }
+  /* the search must move off floor somewhere, or it tests nothing */
+  CHECK (moved > 0, "no block moved off floor in %ld", n);
+  printf ("search: %ld blocks, %ld off floor, %ld brute-forced over 255 scales\n", n, moved,
+          brute);
+  return n + brute;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
+  if (strcmp (which, "search") == 0)
+    {
+      rng r = { test_seed () ^ 0x5EA4C8ull };
+      long n = search (&r, test_count (argc, argv, 2, 100000));
+      return finish ("tquantize search", n);
+    }
   long per_rule = test_count (argc, argv, 2, 100000), n = 0;
   const mx_format *e8m0 = mx_format_get (MX_E8M0);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
@@ -198,6 +259,7 @@ main (int argc, char **argv)
                 pol.scale_min = (knobs >> 34) & 1 ? 0x07 : 0x00;
                 pol.scale_div = (mx_scale_div) ((knobs >> 35) & 1);
                 pol.sr_frac = (mx_sr_frac) ((knobs >> 36) & 3);
+                pol.scale_bump = (mx_scale_bump) ((knobs >> 38) & 1);
               }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);

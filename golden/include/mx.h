@@ -162,7 +162,8 @@ int mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_form
 /* mx_scale_exponent -- the unclamped shared exponent that rule picks for a block whose largest
  * finite magnitude is amax (finite, nonzero), for element format elem.  in is the input format
  * (its exponent range matters to EVEN; NULL for exact MPFR inputs).  Rules that work in FP32 give
- * LONG_MIN/2 where fl32(amax) or their product is 0 and LONG_MAX/2 where it is Inf. */
+ * LONG_MIN/2 where fl32(amax) or their product is 0 and LONG_MAX/2 where it is Inf.  min-mse and
+ * min-maxerr need the whole block: this gives floor, where their search starts (mx_quantize). */
 long mx_scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in,
                         mx_scale_rule rule);
 

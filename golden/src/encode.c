@@ -136,7 +136,7 @@ native_mode (mx_rounding r)
     case MX_RNE: return MPFR_RNDN;
     case MX_RUP: return MPFR_RNDU;
     case MX_RDN: return MPFR_RNDD;
-    default: return MPFR_RNDZ; /* rtz, and the truncation that rna/rnz/rto/sr start from */
+    default: return MPFR_RNDZ; /* rtz, and the truncation that rna/rnz/rhu/rhd/rto/sr start from */
     }
 }
 
@@ -160,7 +160,7 @@ mag_code (const mx_format *f, mpfr_srcptr y, long ey)
   return m + ((uint64_t) (eq - f->emin) << f->mbits);
 }
 
-/* The last step of rna, rnz and sr from the truncation y of x: 1 if the magnitude goes up. */
+/* The last step of rna, rnz, rhu, rhd and sr from the truncation y of x: 1 if the magnitude goes up. */
 static int
 round_up_from_truncation (const mx_format *f, mpfr_srcptr x, mpfr_srcptr y, long ey, int neg,
                           mx_rounding rnd, uint32_t rbits, const mx_policy *pol)
@@ -188,7 +188,10 @@ round_up_from_truncation (const mx_format *f, mpfr_srcptr x, mpfr_srcptr y, long
   int c = mpfr_cmpabs (x, thr);
   if (half && c == 0) /* f * 2^R is num - 1/2: the tie rule decides between num - 1 and num */
     return pol->sr_frac == MX_SR_FRAC_UP || (pol->sr_frac == MX_SR_FRAC_RNE) == (num % 2 == 0);
-  return rnd == MX_RNZ ? c > 0 : c >= 0;
+  /* on the threshold exactly (a tie for the nearest modes): up for rna and sr, up for rhu/rhd
+   * where that is toward +Inf/-Inf */
+  int tie_up = rnd == MX_RHU ? !neg : rnd == MX_RHD ? neg : rnd != MX_RNZ;
+  return c > 0 || (c == 0 && tie_up);
 }
 
 /* scale-bottom subnormal: |x| < 2^(emin+1) rounds to 0 or 2^(emin+1) as if code 0 stood for a
@@ -205,6 +208,8 @@ round_bottom (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits, const m
     {
     case MX_RNE: case MX_RNZ: up = c > 0; break;
     case MX_RNA: up = c >= 0; break;
+    case MX_RHU: up = c > 0 || (c == 0 && !e->neg); break;
+    case MX_RHD: up = c > 0 || (c == 0 && e->neg); break;
     case MX_RUP: case MX_RTO: up = 1; break; /* rto: 0 inexact becomes odd */
     case MX_SR:
       {
@@ -269,7 +274,8 @@ round_magnitude (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
           e->dir = (e->mag & 1) == 0 ? 1 : -1;
           e->mag |= 1;
         }
-      else if (t != 0 && (rnd == MX_RNA || rnd == MX_RNZ || rnd == MX_SR))
+      else if (t != 0 && (rnd == MX_RNA || rnd == MX_RNZ || rnd == MX_RHU || rnd == MX_RHD
+                          || rnd == MX_SR))
         {
           int up = round_up_from_truncation (f, x, y, ey, e->neg, rnd, rbits, pol);
           e->mag += (uint64_t) up;

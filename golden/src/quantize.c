@@ -18,14 +18,194 @@ div_odd (mpfr_ptr rop, mpfr_srcptr a, mpfr_srcptr b)
     }
 }
 
+/* One element: v / 2^e (power-of-two scale) or v / S (linear scale) rounded into elem, using t
+ * (precision >= v's) as scratch.  Returns the element's flags. */
+static unsigned
+encode_elem (uint64_t *code, const mx_format *elem, const mx_format *in, mpfr_srcptr v,
+             mpfr_ptr t, long e, mpfr_srcptr S, int linear, uint32_t rbits, const mx_policy *pol,
+             mx_rounding rnd)
+{
+  unsigned ef = 0, extra = 0;
+  mx_policy sp = *pol;
+  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_SAT)
+    sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
+  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_ZERO)
+    {
+      *code = 0; /* +0 in every element format */
+      return MX_FLAG_INVALID;
+    }
+  if (!linear || !mpfr_regular_p (v))
+    {
+      mpfr_mul_2si (t, v, -e, MPFR_RNDN); /* exact: a power of two */
+      if (!linear && in != NULL && pol->scale_div == MX_SCALE_DIV_INPUT && mpfr_regular_p (t))
+        {
+          /* scale-div input: the quotient rounded into the input's type first */
+          uint64_t q;
+          mx__encode (&q, NULL, in, t, 0, &mx__ieee, MX_RNE);
+          mx__tmp tq;
+          mpfr_ptr u = mx__tmp_init (&tq, 64);
+          mx__decode (u, in, q);
+          if (!mpfr_equal_p (u, t))
+            extra |= MX_FLAG_INEXACT;
+          mpfr_set (t, u, MPFR_RNDN);
+        }
+    }
+  else if (mpfr_zero_p (S))
+    {
+      /* a linear scale that rounded to 0: the block flushes to zero */
+      mpfr_set_zero (t, mpfr_signbit (v) ? -1 : 1);
+      extra = MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+    }
+  else
+    div_odd (t, v, S);
+  mx__encode (code, &ef, elem, t, rbits, &sp, rnd);
+  return ef | extra;
+}
+
+/* Every element of the block; returns the OR of their flags and sets *ovf if a finite element
+ * overflowed (what scale-bump looks for). */
+static unsigned
+encode_block (uint64_t codes[], unsigned elem_flags[], int *ovf, mpfr_ptr t,
+              const mx_format *elem, const mx_format *in, const mpfr_t v[], size_t k, long e,
+              mpfr_srcptr S, int linear, const uint32_t rbits[], const mx_policy *pol,
+              mx_rounding rnd)
+{
+  unsigned all = 0;
+  *ovf = 0;
+  for (size_t i = 0; i < k; i++)
+    {
+      unsigned ef = encode_elem (&codes[i], elem, in, v[i], t, e, S, linear,
+                                 rbits ? rbits[i] : 0, pol, rnd);
+      if ((ef & MX_FLAG_OVERFLOW) && mpfr_number_p (v[i]))
+        *ovf = 1;
+      if (elem_flags)
+        elem_flags[i] = ef;
+      all |= ef;
+    }
+  return all;
+}
+
+/* A shared exponent x clamped to the scale's range [lo, hi]: its scale code and the exponent the
+ * elements are divided by (min-scale-elem).  0 when x is above the range and scale-overflow
+ * says NaN. */
+static int
+resolve (uint64_t *scale, long *div, unsigned *sflags, long x, long lo, long hi,
+         const mx_format *sfmt, const mx_policy *pol)
+{
+  *sflags = 0;
+  if (x < lo)
+    {
+      x = lo;
+      *sflags = MX_FLAG_SCALE_CLAMPED;
+    }
+  else if (x > hi)
+    {
+      if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
+        return 0;
+      x = hi;
+      *sflags = MX_FLAG_SCALE_CLAMPED;
+    }
+  *scale = (uint64_t) (x + sfmt->bias);
+  *div = x;
+  if (x == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
+    *div = lo + 1;
+  else if (x == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
+    *div = 0;
+  return 1;
+}
+
+/* lsb exponent of a nonzero x: x is a multiple of 2^lsb */
+static mpfr_exp_t
+lsb (mpfr_srcptr x)
+{
+  return mpfr_get_exp (x) - (mpfr_exp_t) mpfr_min_prec (x);
+}
+
+/* acc += t, exactly: acc's precision grows to the span of both */
+static void
+add_exact (mpfr_ptr acc, mpfr_srcptr t)
+{
+  if (mpfr_zero_p (t))
+    return;
+  if (mpfr_zero_p (acc))
+    {
+      mpfr_set_prec (acc, mpfr_min_prec (t));
+      mpfr_set (acc, t, MPFR_RNDN);
+      return;
+    }
+  mpfr_exp_t hi = mpfr_get_exp (acc) > mpfr_get_exp (t) ? mpfr_get_exp (acc) : mpfr_get_exp (t);
+  mpfr_exp_t lo = lsb (acc) < lsb (t) ? lsb (acc) : lsb (t);
+  mpfr_prec_round (acc, (mpfr_prec_t) (hi - lo + 2), MPFR_RNDN); /* wider: exact */
+  mpfr_add (acc, acc, t, MPFR_RNDN);
+}
+
+/* The exact error of the block's finite elements under scale code sc, their divisor 2^div:
+ * with d_i = V_i - X P_i, the sum of d_i^2 (min-mse) or the largest |d_i| (min-maxerr); +Inf if
+ * a finite element encodes to NaN or Inf. */
+static void
+block_error (mpfr_ptr err, mpfr_ptr t, const mx_format *elem, const mx_format *sfmt,
+             const mx_format *in, const mpfr_t v[], size_t k, uint64_t sc, long div,
+             const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd)
+{
+  mpfr_t d, sq;
+  mx__tmp tp;
+  mpfr_ptr p = mx__tmp_init (&tp, 64);
+  mpfr_inits2 (2, d, sq, (mpfr_ptr) 0);
+  mpfr_set_prec (err, 2);
+  mpfr_set_zero (err, 1);
+  for (size_t i = 0; i < k; i++)
+    {
+      if (!mpfr_number_p (v[i]))
+        continue; /* NaNs and Infs carry no finite error */
+      uint64_t c;
+      encode_elem (&c, elem, in, v[i], t, div, NULL, 0, rbits ? rbits[i] : 0, pol, rnd);
+      mx__decode (p, elem, c);
+      if (!mpfr_number_p (p))
+        {
+          mpfr_set_inf (err, 1);
+          break;
+        }
+      mpfr_mul_2si (p, p, mx__pow2_exponent (sfmt, sc), MPFR_RNDN); /* exact */
+      /* d = V_i - X P_i exactly: a precision that spans both */
+      if (mpfr_zero_p (p) || mpfr_zero_p (v[i]))
+        {
+          mpfr_set_prec (d, 64 > mpfr_get_prec (v[i]) ? 64 : mpfr_get_prec (v[i]));
+          mpfr_sub (d, v[i], p, MPFR_RNDN);
+        }
+      else
+        {
+          mpfr_exp_t hi = mpfr_get_exp (v[i]) > mpfr_get_exp (p) ? mpfr_get_exp (v[i])
+                                                                  : mpfr_get_exp (p);
+          mpfr_exp_t lo = lsb (v[i]) < lsb (p) ? lsb (v[i]) : lsb (p);
+          mpfr_set_prec (d, (mpfr_prec_t) (hi - lo + 2));
+          mpfr_sub (d, v[i], p, MPFR_RNDN);
+        }
+      if (pol->scale_rule == MX_SCALE_MIN_MAXERR)
+        {
+          if (mpfr_cmpabs (d, err) > 0)
+            {
+              mpfr_set_prec (err, mpfr_get_prec (d));
+              mpfr_abs (err, d, MPFR_RNDN);
+            }
+        }
+      else
+        {
+          mpfr_set_prec (sq, 2 * mpfr_get_prec (d));
+          mpfr_sqr (sq, d, MPFR_RNDN); /* exact */
+          add_exact (err, sq);
+        }
+    }
+  mpfr_clears (d, sq, (mpfr_ptr) 0);
+}
+
 unsigned
 mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
                      const mx_format *elem, const mx_format *sfmt, const mx_format *in,
                      const mpfr_t v[], size_t k, const uint32_t rbits[], const mx_policy *pol,
                      mx_rounding rnd)
 {
-  unsigned bflags = 0;
-  int has_nan = 0, has_inf = 0;
+  unsigned sflags = 0, eflags;
+  int has_nan = 0, has_inf = 0, ruled = 0, ovf;
   size_t imax = k; /* index of the largest finite nonzero magnitude */
   mpfr_prec_t prec = 2;
 
@@ -53,6 +233,8 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
     lo = (long) pol->scale_min - sfmt->bias; /* scale-min */
   mx__tmp ts;
   mpfr_ptr S = mx__tmp_init (&ts, 64);
+  mpfr_t t;
+  mpfr_init2 (t, prec > MX__TMP_BITS ? prec : MX__TMP_BITS);
 
   if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
     {
@@ -95,70 +277,55 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
           if (imax == k || mpfr_cmpabs (v[imax], p) < 0)
             amax = p;
         }
-      e = mx__scale_exponent (amax, elem, in, pol->scale_rule);
-      if (e < lo)
+      long x = mx__scale_exponent (amax, elem, in, pol->scale_rule);
+      if (!resolve (scale, &e, &sflags, x, lo, hi, sfmt, pol))
         {
-          e = lo;
-          bflags |= MX_FLAG_SCALE_CLAMPED;
+          mpfr_clear (t);
+          goto nan_scale;
         }
-      else if (e > hi)
+      if (pol->scale_rule == MX_SCALE_MIN_MSE || pol->scale_rule == MX_SCALE_MIN_MAXERR)
         {
-          if (pol->scale_overflow == MX_SCALE_OVERFLOW_NAN)
-            goto nan_scale;
-          e = hi;
-          bflags |= MX_FLAG_SCALE_CLAMPED;
+          /* the error-optimal neighbour of floor: floor first, so that ties keep it */
+          mpfr_t best, err;
+          mpfr_inits2 (2, best, err, (mpfr_ptr) 0);
+          block_error (best, t, elem, sfmt, in, v, k, *scale, e, rbits, pol, rnd);
+          uint64_t tried[2] = { *scale, *scale };
+          for (int j = 0; j < 2; j++)
+            {
+              uint64_t sc;
+              long div;
+              unsigned sf;
+              if (!resolve (&sc, &div, &sf, j == 0 ? x - 1 : x + 1, lo, hi, sfmt, pol)
+                  || sc == tried[0] || sc == tried[1])
+                continue;
+              tried[j] = sc;
+              block_error (err, t, elem, sfmt, in, v, k, sc, div, rbits, pol, rnd);
+              if (mpfr_cmp (err, best) < 0)
+                {
+                  mpfr_swap (best, err);
+                  *scale = sc, e = div, sflags = sf;
+                }
+            }
+          mpfr_clears (best, err, (mpfr_ptr) 0);
         }
-      *scale = (uint64_t) (e + sfmt->bias);
-      /* min-scale-elem: what elements under the smallest scale are divided by */
-      if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_FLTMIN)
-        e = lo + 1;
-      else if (e == lo && pol->min_scale_elem == MX_MIN_SCALE_ELEM_UNIT)
-        e = 0;
+      ruled = 1;
     }
 
-  {
-    mpfr_t t;
-    mpfr_init2 (t, prec > MX__TMP_BITS ? prec : MX__TMP_BITS);
-    for (size_t i = 0; i < k; i++)
-      {
-        unsigned ef = 0, extra = 0;
-        mx_policy sp = *pol;
-        if (mpfr_inf_p (v[i]) && pol->inf_block == MX_INF_BLOCK_SAT)
-          sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
-        if (!linear || !mpfr_regular_p (v[i]))
-          {
-            mpfr_mul_2si (t, v[i], -e, MPFR_RNDN); /* exact: a power of two */
-            if (!linear && in != NULL && pol->scale_div == MX_SCALE_DIV_INPUT
-                && mpfr_regular_p (t))
-              {
-                /* scale-div input: the quotient rounded into the input's type first */
-                uint64_t q;
-                mx__encode (&q, NULL, in, t, 0, &mx__ieee, MX_RNE);
-                mx__tmp tq;
-                mpfr_ptr u = mx__tmp_init (&tq, 64);
-                mx__decode (u, in, q);
-                if (!mpfr_equal_p (u, t))
-                  extra |= MX_FLAG_INEXACT;
-                mpfr_set (t, u, MPFR_RNDN);
-              }
-          }
-        else if (mpfr_zero_p (S))
-          {
-            /* a linear scale that rounded to 0: the block flushes to zero */
-            mpfr_set_zero (t, mpfr_signbit (v[i]) ? -1 : 1);
-            extra = MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
-          }
-        else
-          div_odd (t, v[i], S);
-        mx__encode (&codes[i], &ef, elem, t, rbits ? rbits[i] : 0, &sp, rnd);
-        ef |= extra;
-        if (elem_flags)
-          elem_flags[i] = ef;
-        bflags |= ef;
-      }
-    mpfr_clear (t);
-  }
-  return bflags;
+  eflags = encode_block (codes, elem_flags, &ovf, t, elem, in, v, k, e, S, linear, rbits, pol,
+                         rnd);
+  if (ruled && ovf && pol->scale_bump == MX_SCALE_BUMP_ONCE)
+    {
+      /* scale-bump once: the next exponent up, the block quantized again (Quark BFP16) */
+      if (!resolve (scale, &e, &sflags, mx__pow2_exponent (sfmt, *scale) + 1, lo, hi, sfmt, pol))
+        {
+          mpfr_clear (t);
+          goto nan_scale;
+        }
+      eflags = encode_block (codes, elem_flags, &ovf, t, elem, in, v, k, e, S, linear, rbits,
+                             pol, rnd);
+    }
+  mpfr_clear (t);
+  return sflags | eflags;
 
 nan_scale:
   *scale = mx__nan_code (sfmt, 0, pol);
@@ -168,7 +335,7 @@ nan_scale:
       if (elem_flags)
         elem_flags[i] = MX_FLAG_INVALID;
     }
-  return bflags | MX_FLAG_INVALID;
+  return sflags | MX_FLAG_INVALID;
 }
 
 int

@@ -183,7 +183,7 @@ mx__scale_exponent (mpfr_srcptr amax, const mx_format *elem, const mx_format *in
     case MX_SCALE_FLOOR_LOG2_INPUT: return log2_input (amax, elem, in, 0);
     case MX_SCALE_CEIL_LOG2_INPUT: return log2_input (amax, elem, in, 1);
     case MX_SCALE_EVEN_FP32: return even_fp32 (amax, elem);
-    default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3 */
+    default: return floor_log2 (amax) - elem->emax; /* FLOOR, OCP 6.3, where min-mse starts */
     }
 }
 

@@ -103,6 +103,10 @@ emit_sv (void)
       upper (u, mx_rounding_name ((mx_rounding) i));
       printf ("localparam int MX_RND_%s = %d;\n", u, i);
     }
+  int w = 1;
+  while ((1 << w) < MX_ROUNDING_COUNT)
+    w++;
+  printf ("localparam int MX_RND_W = %d; // bits of a rounding-mode input\n", w);
   printf ("\n");
   const mx_policy_field_desc *rules = mx_policy_field_get (MX_POLICY_SCALE_RULE);
   for (int i = 0; i < rules->nvalues; i++)

@@ -17,14 +17,14 @@ FORMATS = {
     "fp64": dict(id=11, alias="binary64", role="ieee", bits=64, sign=1, ebits=11, mbits=52, bias=1023, special="IEEE", emin=-1022, emax=1023, max_mag=0x7FEFFFFFFFFFFFFF),
 }
 
-ROUNDINGS = ["rne", "rna", "rnz", "rtz", "rup", "rdn", "rto", "sr"]
+ROUNDINGS = ["rne", "rna", "rnz", "rhu", "rhd", "rtz", "rup", "rdn", "rto", "sr"]
 
 # field: (values, OCP default, doc); a number field has values = (lo, hi, base)
 POLICY_FIELDS = {
-    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input", "ceil-log2-input", "even-fp32"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
+    "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input", "ceil-log2-input", "even-fp32", "min-mse", "min-maxerr"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
-    "inf-block": (["nan", "maxscale", "sat", "pow128"], "nan", "an Inf in the block"),
+    "inf-block": (["nan", "maxscale", "sat", "pow128", "zero"], "nan", "an Inf in the block"),
     "subnormals": (["keep", "flush"], "keep", "subnormal inputs"),
     "zero-sign": (["keep", "positive"], "keep", "the sign of a zero element"),
     "int-range": (["sym", "full"], "sym", "the range of INT8 elements"),
@@ -37,12 +37,13 @@ POLICY_FIELDS = {
     "min-scale-elem": (["exact", "flt-min", "unit"], "exact", "what the elements of a block whose power-of-two scale is the smallest (E8M0 0x00) are divided by"),
     "scale-div": (["exact", "input"], "exact", "the quotient V_i / X of an element and its power-of-two scale, before the element rounding"),
     "sr-frac": (["trunc", "rne", "tto", "up"], "trunc", "how sr reduces the discarded fraction f (in units of the last kept bit) to R bits before adding the random bits"),
+    "scale-bump": (["none", "once"], "none", "a finite element whose rounded magnitude exceeds max finite, once the block's scale is chosen"),
     "scale-min": ((0, 254, 16), 0, "the smallest code a power-of-two scale may take: a smaller shared exponent is clamped to it (00: 2^-127; Quark MXINT8 07: 2^-120)"),
     "zero-scale": ((0, 255, 16), 0, "scale code of a block whose amax is 0 (00: 2^-127); must fit the scale format"),
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 
