@@ -10,7 +10,7 @@ mkdir -p "$out"
 rm -rf "$out/ocp" "$out/profiles"
 manifest=$(mktemp)
 fmts="e4m3 e5m2 e2m3 e3m2 e2m1 int8"
-rnds="rne rna rnz rtz rup rdn rto"
+rnds="rne rna rnz rhu rhd rtz rup rdn rto"
 
 cmds=()
 for f in $fmts; do
@@ -26,6 +26,12 @@ cmds+=("ocp/quantize/e2m1-rne-fp4-lo-first.mxv|gen --op quantize --format e2m1 -
 cmds+=("ocp/quantize/e2m1-rne-fp4-j-j16.mxv|gen --op quantize --format e2m1 --packing fp4-j-j16 --level 1 --seed 1")
 cmds+=("ocp/quantize/e3m2-rne-fp6-3byte.mxv|gen --op quantize --format e3m2 --packing fp6-3byte --level 1 --seed 1")
 cmds+=("ocp/quantize/e4m3-sr-random.mxv|gen --op quantize --format e4m3 --rounding sr -n 500 --seed 1")
+# the error-optimal scale rules (docs/semantics.md "Error-optimal scales")
+for f in $fmts; do
+  for rule in min-mse min-maxerr; do
+    cmds+=("ocp/quantize/$f-rne-$rule.mxv|gen --op quantize --format $f --scale-rule $rule --level 1 --seed 1")
+  done
+done
 # dot: every ordered element-format pair under exact and block-fp32 (2 blocks of 32 per case);
 # every element-pair product (one-element blocks, unordered pairs; products are the same under
 # both models), gzip -9n compressed
@@ -54,6 +60,8 @@ for p in $("$bin/mxgold" profiles | grep '^[a-z]' | cut -d' ' -f1 | grep -vx ocp
     cmds+=("profiles/$p/quantize-$f.mxv|gen --op quantize --format $f --profile $p --level 1 --seed 1")
   done
 done
+# Quark BFP16 is INT8 in blocks of 8
+cmds+=("profiles/quark-bfp16/quantize-int8-block8.mxv|gen --op quantize --format int8 --block 8 --profile quark-bfp16 --level 1 --seed 1")
 # casts where a cast-relevant field (overflow, nan-elem, nan-code, zero-sign, int-range) is not ocp's
 for p in te-mxfp8 ggml-mxfp4 pychop ml-dtypes onnx onnxruntime quark-even; do
   for f in $fmts; do

@@ -7,6 +7,7 @@
 
 #define K 32
 #define NONE (-1)
+#define RND (-2) /* the row's value is the element rounding, not a policy field */
 #define ALL "*"
 
 /* one quantized block: profile (ALL: every profile), an optional policy field override, the
@@ -112,6 +113,42 @@ static const qrow qrows[] = {
   { "nvfp4 amax 6", "ocp", NONE, 0, MX_E2M1, MX_UE4M3, MX_FP32, 16, { 0x40C00000, 0x3F800000 }, 2, 0x38, { 0x7, 0x2, 0x0 }, 3, 0, 0 },
   { "nvfp4 amax 3", "ocp", NONE, 0, MX_E2M1, MX_UE4M3, MX_FP32, 16, { 0x40400000, 0x3F800000 }, 2, 0x30, { 0x7, 0x4, 0x0 }, 3, 0, 0 },
   { "nvfp4 amax 7", "ocp", NONE, 0, MX_E2M1, MX_UE4M3, MX_FP32, 16, { 0x40E00000, 0x3F800000 }, 2, 0x39, { 0x7, 0x2, 0x0 }, 3, 0, 0 },
+  /* rhu/rhd (ties toward +Inf / -Inf), E2M1 at X = 1 (6.0 sets the scale): 0.25 -0.25 2.5 -2.5
+   * 5.0 -5.0 are ties.  rhu -> 0.5 -0 3 -2 6 -4, codes 1 8 5 C 7 E; rhd -> 0 -0.5 2 -3 4 -6,
+   * codes 0 9 4 D 6 F (E2M1 magnitudes 0 .5 1 1.5 2 3 4 6, sign 8); +-0.25 lies below the smallest
+   * normal 1 and is inexact: underflow too. */
+  { "rhu ties", "ocp", RND, MX_RHU, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40C00000, 0x3E800000, 0xBE800000, 0x40200000, 0xC0200000, 0x40A00000, 0xC0A00000 }, 7,
+    0x7F, { 0x7, 0x1, 0x8, 0x5, 0xC, 0x7, 0xE }, 7, 0xFF, MX_FLAG_INEXACT | MX_FLAG_UNDERFLOW },
+  { "rhd ties", "ocp", RND, MX_RHD, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40C00000, 0x3E800000, 0xBE800000, 0x40200000, 0xC0200000, 0x40A00000, 0xC0A00000 }, 7,
+    0x7F, { 0x7, 0x0, 0x9, 0x4, 0xD, 0x6, 0xF }, 7, 0xFF, MX_FLAG_INEXACT | MX_FLAG_UNDERFLOW },
+  /* Quark BFP16 (INT8, block 8): amax 1.9921875 (0x3FFF0000) -> floor(log2) = 0, X = 1, and
+   * 1.9921875 * 64 = 127.5 rounds (RNE) to 128 > 127: bump to X = 2 (0x80): 63.75 -> 64 (0x40),
+   * 0.5 -> 16 (0x10), -1 -> -32 (0xE0), 2^-6 -> 0.5 -> 0 (tie, even).  Under ocp with the full
+   * range and no bump the 128 saturates: X = 1 (0x7F), 0x7F 0x20 0xC0 0x01.  0.5 of a step (2^-7
+   * in MXINT8's 2^-6 grid) rounding to 0 is an underflow. */
+  { "bfp16 bump", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8,
+    { 0x3FFF0000, 0x3F000000, 0xBF800000, 0x3C800000 }, 4, 0x80, { 0x40, 0x10, 0xE0, 0x00 }, 4, 0xFF, MX_FLAG_INEXACT | MX_FLAG_UNDERFLOW },
+  { "bfp16 no bump", "ocp", MX_POLICY_INT_RANGE, MX_INT_RANGE_FULL, MX_INT8, MX_E8M0, MX_FP32, 8,
+    { 0x3FFF0000, 0x3F000000, 0xBF800000, 0x3C800000 }, 4, 0x7F, { 0x7F, 0x20, 0xC0, 0x01 }, 4, 0xFF, MX_FLAG_INEXACT | MX_FLAG_OVERFLOW },
+  /*   127.25 / 64 = 1.98828125 (0x3FFE8000) rounds to 127: no bump, X = 1 (0x7F), code 0x7F */
+  { "bfp16 127", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8, { 0x3FFE8000 }, 1, 0x7F, { 0x7F }, 1, 0xFF, MX_FLAG_INEXACT },
+  /*   NaN, +Inf, 3.0, -0: NaN and Inf read as 0 (invalid), amax 3 -> X = 2 (0x80): 3 * 32 = 96
+   *   (0x60), -0 -> 0; an all-zero block gets Quark's eps step 2^-23 = X 2^-6: X = 2^-17 (0x6E) */
+  { "bfp16 nan inf", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8,
+    { 0x7FC00000, 0x7F800000, 0x40400000, 0x80000000 }, 4, 0x80, { 0x00, 0x00, 0x60, 0x00 }, 4, 0xFF, MX_FLAG_INVALID },
+  { "bfp16 zero", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8, { 0 }, 1, 0x6E, { 0x00 }, 1, 0xFF, 0 },
+  /* min-mse, E2M1.  [7.5, 1]: floor X = 1 (0x7F) saturates 7.5 to 6, error 1.5^2 = 2.25;
+   * X = 2 (0x80): 3.75 -> 4 (value 8) and 0.5, error 0.5^2 = 0.25; X = 1/2: 15 -> 6 (value 3),
+   * error 4.5^2.  min-mse and min-maxerr take 0x80: codes 6 (4) and 1 (0.5).
+   * [6, 1]: exact at X = 1 and at X = 2 (3, 0.5): the tie keeps floor, 0x7F, codes 7 and 2. */
+  { "min-mse up", "ocp", MX_POLICY_SCALE_RULE, MX_SCALE_MIN_MSE, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40F00000, 0x3F800000 }, 2, 0x80, { 0x6, 0x1 }, 2, 0xFF, MX_FLAG_INEXACT },
+  { "min-maxerr up", "ocp", MX_POLICY_SCALE_RULE, MX_SCALE_MIN_MAXERR, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40F00000, 0x3F800000 }, 2, 0x80, { 0x6, 0x1 }, 2, 0xFF, MX_FLAG_INEXACT },
+  { "min-mse tie", "ocp", MX_POLICY_SCALE_RULE, MX_SCALE_MIN_MSE, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40C00000, 0x3F800000 }, 2, 0x7F, { 0x7, 0x2 }, 2, 0xFF, 0 },
 };
 
 /* one cast: profile, from -> to, the input pattern, the rounding, the expected code */
@@ -163,7 +200,9 @@ run_q (const qrow *t, int profile)
   uint64_t b[K] = { 0 }, s = 0, c[K] = { 0 };
   unsigned f = 0;
   mx_profile_get (&p, &rnd, (mx_profile_id) profile);
-  if (t->field != NONE)
+  if (t->field == RND)
+    rnd = (mx_rounding) t->value;
+  else if (t->field != NONE)
     mx_policy_set (&p, (mx_policy_field) t->field, t->value);
   memcpy (b, t->x, (size_t) t->nx * sizeof *b);
   int rc = mx_quantize (&s, c, &f, NULL, mx_format_get (t->elem), mx_format_get (t->scale),

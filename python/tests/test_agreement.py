@@ -1,5 +1,5 @@
 """Bit-for-bit agreement of mxgold.quantize with the mxgold command's vectors: every element
-format x rounding x scale rule, >= 10^5 blocks each (random and structured: specials, FP32
+format x rounding x scale rule, >= 10^5 blocks each (10^4 for LATER), (random and structured: specials, FP32
 subnormals, ties), over FP32, FP64, FP16 and BF16 inputs; and engine="fast" against the same
 vectors wherever the kernels serve the request."""
 import os
@@ -18,6 +18,13 @@ RULES = _names.POLICY_FIELDS["scale-rule"][0]
 # generator's structured cases.  MXGOLD_TEST_SCALE divides them for a quick run.
 SCALE = int(os.environ.get("MXGOLD_TEST_SCALE", "1"))
 SPLIT = {"fp32": 70000, "fp64": 10000, "fp16": 10000, "bf16": 10000}
+# Roundings and rules added after the binding was proven take a tenth of that: the binding passes
+# them like any other table value, and their semantics are cross-checked in C (tquantize, tcast).
+LATER = {"rhu", "rhd", "min-mse", "min-maxerr"}
+
+
+def share(rnd, rule):
+    return SCALE * (10 if rnd in LATER or rule in LATER else 1)
 
 
 def check_file(path):
@@ -50,7 +57,7 @@ def run_combo(cli, tmp, elem, rnd, rule):
     for inp, n in SPLIT.items():
         p = gen(cli, os.path.join(tmp, f"{elem}-{rnd}-{rule}-{inp}.mxv"), "--op", "quantize",
                 "--format", elem, "--rounding", rnd, "--scale-rule", rule, "--input", inp,
-                "--seed", 12, "-n", n // SCALE)
+                "--seed", 12, "-n", n // share(rnd, rule))
         b, fb = check_file(p)
         os.unlink(p)
         blocks += b
@@ -64,7 +71,7 @@ def test_quantize_matches_cli(cli, tmp_path, elem):
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         res = list(pool.map(lambda c: run_combo(cli, str(tmp_path), elem, *c), combos))
     for (r, s), (b, _) in zip(combos, res):
-        assert b >= 100000 // SCALE, f"{elem} {r} {s}: only {b} blocks"
+        assert b >= 100000 // share(r, s), f"{elem} {r} {s}: only {b} blocks"
     count("quantize blocks equal to the CLI's (format x rounding x rule x input)",
           sum(b for b, _ in res))
     count("quantize blocks where engine='fast' equals the vectors", sum(f for _, f in res))
