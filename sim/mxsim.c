@@ -427,7 +427,8 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
               || h->pol.zero_scale != ocp.zero_scale || h->pol.subnormals != ocp.subnormals
               || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
               || h->pol.scale_overflow != ocp.scale_overflow
-              || h->pol.min_scale_elem != ocp.min_scale_elem)
+              || h->pol.min_scale_elem != ocp.min_scale_elem
+              || h->pol.scale_bump != ocp.scale_bump)
             return unsupported (file, "special-value policy other than OCP");
           s->unit = 0;
         }
