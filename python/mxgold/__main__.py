@@ -1,4 +1,5 @@
-"""python -m mxgold: the package's version and tables (the mxgold command does the rest)."""
+"""python -m mxgold: the package's version and tables, and format planning (python -m mxgold plan);
+the mxgold command does the rest."""
 import argparse
 import sys
 
@@ -6,9 +7,16 @@ import mxgold
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["plan"]:
+        from ._plan import main as plan
+        return plan(argv[1:])
     p = argparse.ArgumentParser(prog="python -m mxgold",
                                 description="mxgold's Python package: versions and tables. "
-                                "Vectors and verification: the mxgold command.")
+                                "Vectors and verification: the mxgold command.",
+                                epilog="python -m mxgold plan FILE... --target-bits BITS: one "
+                                "element format per tensor for a target of bits per element "
+                                "(python -m mxgold plan --help)")
     p.add_argument("--version", action="store_true", help="print the version (as mxgold --version)")
     p.add_argument("what", nargs="?", choices=["formats", "profiles", "info"],
                    help="formats: the formats table; profiles: the profiles; info: versions")

@@ -9,6 +9,7 @@ import os
 import struct
 import subprocess
 import sys
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -146,7 +147,7 @@ def test_hand_made_knapsack():
     assert p.choice == choice("100") and p.avg_bits == Fraction(21, 4)
     assert p.error == Fraction(9, 16) and p.target_bits == 6
     for t, want in ((4.25, "000"), (6.25, "101"), (7, "101"), (7.25, "110"), (8.25, "111"),
-                    (100, "111")):
+                    (100, "111"), (Decimal("5.25"), "100"), (np.float32(6.5), "101")):
         assert p.at(t).choice == choice(want), t
     assert p.at(Fraction(29, 4)).avg_bits_float == 7.25
     text, md = str(p), p.to_markdown()
@@ -194,7 +195,7 @@ def test_a_long_front_prints_around_the_plan():
     (dict(options=["e8m0"]), ValueError, "scale format"),
     (dict(options="e2m1"), TypeError, "options must be a list"),
     (dict(options=[]), ValueError, "options is empty"),
-    (dict(options=["e4m3", "mxfp8_e4m3"]), ValueError, "e4m3 is given twice"),
+    (dict(options=["e4m3", "mxfp8_e4m3"]), ValueError, "options: e4m3 is given twice"),
     (dict(groups=[["A", "B"], ["X"]]), ValueError, r"groups\[1\]: 'X' is not a tensor name"),
     (dict(groups=[["A", "B"], ["B", "C"]]), ValueError, "tensor 'B' is in more than one"),
     (dict(groups=[["A", "B"]]), ValueError, "tensor 'C' is in no group"),
@@ -205,6 +206,7 @@ def test_a_long_front_prints_around_the_plan():
     (dict(target_bits="6"), TypeError, "target_bits must be a number"),
     (dict(target_bits=True), TypeError, "target_bits must be a number"),
     (dict(target_bits=float("nan")), ValueError, "not finite"),
+    (dict(target_bits=Decimal("Infinity")), ValueError, "not finite"),
     (dict(tensors={"w": np.zeros((4, 33), np.float32)}), ValueError,
      r"tensor 'w' of shape \(4, 33\): the last axis, 33, is not a multiple of block=32"),
     (dict(tensors={"w": np.zeros((4, 32), np.int32)}), TypeError, "tensor 'w': dtype int32"),
