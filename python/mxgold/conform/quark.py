@@ -17,12 +17,21 @@ Code paths (amd-quark 0.13; ``quark/torch/kernel/hw_emulation/hw_emulation_inter
 ``mx-real``   ``quark.torch.kernel.non_scaled_real_quantize(x, "mx", elem, -1, 32)``
               (``real_quantize_mxfp``: FLOOR only, FP4/FP6): the FP32 scale, then the unscaled
               element values of each block.
+``bfp16``     ``quark.torch.kernel.hw_emulation.hw_emulation_interface.fake_quantize_bfp16(x,
+              -1, 8)`` (``Dtype.bfp16``; blocks of 8, which the function forces): NaN and Inf
+              read as 0, steps 2^(floor(log2(amax)) - 6) through ``fake_quantize_int``
+              (per-group, torch's ``round``: RNE), one exponent bump when a first-pass integer
+              leaves [-128, 127].  FP32 inputs (the function computes in the input dtype).
+              Dequantized values; the mode's blocks are 8 elements (``Mode.block``).
 
 Quark computes its scales with FP32 (and, for FLOOR/CEIL on BF16/FP16 inputs, half-precision)
 tensor arithmetic.  Where mxgold has no policy for that yet, ``exception`` marks the block, but
 only after re-running the library on it and finding its output equal, bit for bit, to
 ``_model_block``: a Python model of the proposed policies (the scale as Quark computes it, the
-elements by ``mxgold.cast``).
+elements by ``mxgold.cast``).  ``bfp16`` likewise, against ``_model_bfp16`` (Quark's two passes
+in FP32), for the bumps that no scale-bump value expresses: Quark bumps by doubling amax and
+re-taking floor(log2f), and its bump test reads an FP32 overflow of the first-pass product as an
+out-of-range integer.
 """
 from __future__ import annotations
 
@@ -106,6 +115,12 @@ def modes() -> list[Mode]:
         path=("quark.torch.kernel.non_scaled_real_quantize(x, 'mx', elem, -1, 32) -> "
               "real_quantize_mxfp"),
         note=_note("floor", "fp46")))
+    out.append(Mode(
+        kind="block", name="bfp16", profile="quark-bfp16", formats=("int8",), inputs=("fp32",),
+        block=8, output="values", options={"path": "bfp16", "scale": "floor"},
+        path=("quark.torch.kernel.hw_emulation.hw_emulation_interface.fake_quantize_bfp16(x, "
+              "-1, 8) -> fake_quantize_int (per_group)"),
+        note="blocks of 8 (BFP16)"))
     return out
 
 
@@ -210,6 +225,11 @@ def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
                                        q.quant_min, q.quant_max, q.round_method,
                                        q.qscheme_str_name)
             return _e8m0(scale.to(torch.float32).numpy()), _codes(fmt, v.to(torch.float32).numpy())
+        if path == "bfp16":
+            from quark.torch.kernel.hw_emulation.hw_emulation_interface import (
+                fake_quantize_bfp16)
+
+            return _to_numpy(fake_quantize_bfp16(t, -1, mode.block), x)
         if path == "mx-real":
             r = K.non_scaled_real_quantize(t, "mx", _ELEM[fmt], -1, mode.block)
             r = r.to(torch.float32).numpy().reshape(x.shape[0], mode.block + 1)
@@ -337,9 +357,74 @@ def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(((_bits_of(a) == _bits_of(b)) | nan).all())
 
 
+def _bfp16_step(E: float) -> tuple[np.float32, np.float32]:
+    """(scale, step) of ``fake_quantize_bfp16`` for exponent E: scale = torch.pow(2, E - 6) in FP32
+    (0 below 2^-149, then eps; Inf past 2^127), step = that scale clamped at FLT_MIN by
+    ``fake_quantize_per_channel_affine``."""
+    with np.errstate(over="ignore"):
+        S = (np.float32(np.ldexp(1.0, int(E) - 6)) if np.isfinite(E)
+             else np.float32(np.inf if E > 0 else 0))
+    if S == 0:
+        S = np.float32(_EPS)
+    return S, max(S, np.float32(2.0 ** -126))
+
+
+def _bfp16_pass(b: np.ndarray, step: np.float32, lo: int, hi: int) -> np.ndarray:
+    """fake_quantize_per_channel_affine: (clamp(round(b * (1/step)) + 0, lo, hi) - 0) * step in FP32
+    (torch.round is RNE; adding the zero point turns -0 into +0)."""
+    with np.errstate(all="ignore"):
+        inv = np.float32(1) / step
+        q = np.clip(np.rint(b * inv) + np.float32(0), lo, hi).astype(np.float32)
+        return (q - np.float32(0)) * step
+
+
+def _model_bfp16(x: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Quark's ``fake_quantize_bfp16`` on one FP32 block (the output values), and the conditions
+    on which it departs from the scale-bump=once model (which raises the exponent by one)."""
+    why = []
+    b = np.nan_to_num(np.asarray(x, np.float32), nan=0.0, posinf=0.0, neginf=0.0)
+    a = np.float32(np.max(np.abs(b)))
+
+    def expo(v):
+        return np.floor(_log2_in(float(v), "fp32")) if v > 0 else -np.inf
+
+    E1 = expo(a)
+    S1, st1 = _bfp16_step(E1)
+    with np.errstate(all="ignore"):
+        p1 = _bfp16_pass(b, st1, -129, 128)
+        r = p1 / S1
+        bump = bool(((r >= 128) | (r < -128)).any())
+        a2 = a * np.float32(2) if bump else a
+    E2 = expo(a2) if np.isfinite(a2) else np.inf
+    if bump:
+        q1 = np.clip(np.rint(b.astype(np.float64) / float(st1)), -129, 128)
+        if np.isinf(p1).any() and not ((q1 >= 128) | (q1 < -128)).any():
+            q = int(q1[np.isinf(p1)][0])
+            inf = "-Inf" if q < 0 else "+Inf"
+            why.append(f"bump-product-overflow: at step 2^{int(E1) - 6} the first-pass product "
+                       f"{q} * step overflows FP32 to {inf}, which Quark's bump test reads as out "
+                       "of range (the integer itself is in range)")
+        if not np.isfinite(a2):
+            why.append("bump-amax-overflow: Quark bumps by doubling amax, 2 * amax overflows FP32 "
+                       "to Inf, the scale is Inf and every element 0 * Inf = NaN")
+        elif _bfp16_step(E2)[1] != _bfp16_step(E1 + 1)[1]:
+            why.append(f"bump-relog: Quark bumps by doubling amax and taking floor(log2f) again: "
+                       f"log2f(amax) = {_log2_in(float(a), 'fp32')!r} floors to {int(E1)}, "
+                       f"log2f(2 * amax) = {_log2_in(float(a2), 'fp32')!r} to {int(E2)}, "
+                       "not one more")
+    S2, st2 = _bfp16_step(E2)
+    return _bfp16_pass(b, st2, -128, 127), why
+
+
 def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
     """A block no policy expresses, proven: the library's output on it equals the model of
     Quark bit for bit, and the model names the deciding condition."""
+    if mode.options["path"] == "bfp16":
+        out, why = _model_bfp16(np.asarray(x_row))
+        if not why:
+            return None
+        lib = run(mode, fmt, np.asarray(x_row)[None, :])
+        return "; ".join(why) if _same_values(np.asarray(lib).reshape(-1), out) else None
     sc = mode.options["scale"]
     S, q, out, why = _model_block(np.asarray(x_row), fmt, sc, inp, fmt in _FP8,
                                   mode.output == "values")
