@@ -14,6 +14,7 @@ module mx_fp32_round #(
   /* verilator lint_off UNUSEDPARAM */
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
+  `include "mx_round_inc.svh"
 
   logic [6:0]         lz;
   logic signed [11:0] p, e, q, sh;
@@ -21,7 +22,7 @@ module mx_fp32_round #(
   logic [W-1:0]       shifted, lowmask, rvec;
   logic [8:0]         ef;
   logic [24:0]        n, nr;
-  logic               rb, sb, lsb, inc, inexact, toward_zero, ovf;
+  logic               rb, sb, lsb, inc, toward_zero, ovf;
   logic [31:0]        f;
 
   mx_lzc #(.WIDTH(W), .CW(7)) u_lzc (.x_i(mag_i), .cnt_o(lz));
@@ -48,18 +49,7 @@ module mx_fp32_round #(
     end
     n   = shifted[24:0];
     lsb = n[0];
-    inexact = rb | sb;
-    unique case (rnd_i)
-      MX_RND_W'(MX_RND_RNA): inc = rb;
-      MX_RND_W'(MX_RND_RNZ): inc = rb & sb;
-      MX_RND_W'(MX_RND_RHU): inc = rb & (sb | ~sign_i);
-      MX_RND_W'(MX_RND_RHD): inc = rb & (sb | sign_i);
-      MX_RND_W'(MX_RND_RTZ): inc = 1'b0;
-      MX_RND_W'(MX_RND_RUP): inc = inexact & ~sign_i;
-      MX_RND_W'(MX_RND_RDN): inc = inexact & sign_i;
-      MX_RND_W'(MX_RND_RTO): inc = inexact & ~lsb;
-      default:        inc = rb & (sb | lsb);           // rne (and sr)
-    endcase
+    inc = mx_round_inc (rnd_i, lsb, rb, sb, sign_i, rb & (sb | lsb)); // sr rounds as rne here
     nr = n + {24'd0, inc};
     toward_zero = rnd_i == MX_RND_W'(MX_RND_RTZ) || rnd_i == MX_RND_W'(MX_RND_RTO)
                   || (rnd_i == MX_RND_W'(MX_RND_RDN) && !sign_i) || (rnd_i == MX_RND_W'(MX_RND_RUP) && sign_i);

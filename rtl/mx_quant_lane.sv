@@ -2,7 +2,7 @@
 // exponent) and rounded once onto the element format's grid, exactly as libmxgold's mx_encode:
 //   t = x / 2^X;  q = max(floor(log2|t|), emin) - mbits  (INT: q = -mbits);  N = trunc(|t| / 2^q)
 //   round bit R, sticky S, and the SR_BITS bits fr below the last kept bit decide the increment:
-//   rne R&(S|L)  rna R  rnz R&S  rtz 0  rup (R|S)&~s  rdn (R|S)&s  rto (R|S)&~L  sr carry(fr + r)
+//   of the element rounding (mx_round_inc.svh; sr: the carry of fr + r)
 // Overflow (rounded magnitude above max): sat clamps; ovf gives Inf (E5M2) / NaN (E4M3) unless the
 // rounding points toward zero, and always clamps for FP6/FP4/INT8 (docs/semantics.md 3).
 // The input must be finite (the block logic replaces NaN/Inf blocks); zero results keep the sign.
@@ -30,6 +30,7 @@ module mx_quant_lane #(
   /* verilator lint_off UNUSEDPARAM */
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
+  `include "mx_round_inc.svh"
 
   localparam int XW = 24 + SR_BITS;     // {M, SR_BITS zeros}
   localparam int SHMAX = XW + 1;        // any larger shift leaves only sticky bits
@@ -74,18 +75,7 @@ module mx_quant_lane #(
     lsb = n[0];
     inexact = rb | sb;
     srsum = {1'b0, fr} + {1'b0, rbits_i};
-    unique case (rnd_i)
-      MX_RND_W'(MX_RND_RNE): inc = rb & (sb | lsb);
-      MX_RND_W'(MX_RND_RNA): inc = rb;
-      MX_RND_W'(MX_RND_RNZ): inc = rb & sb;
-      MX_RND_W'(MX_RND_RHU): inc = rb & (sb | ~s);
-      MX_RND_W'(MX_RND_RHD): inc = rb & (sb | s);
-      MX_RND_W'(MX_RND_RTZ): inc = 1'b0;
-      MX_RND_W'(MX_RND_RUP): inc = inexact & ~s;
-      MX_RND_W'(MX_RND_RDN): inc = inexact & s;
-      MX_RND_W'(MX_RND_RTO): inc = inexact & ~lsb;
-      default:        inc = srsum[SR_BITS]; // sr: fr + r carries out
-    endcase
+    inc = mx_round_inc (rnd_i, lsb, rb, sb, s, srsum[SR_BITS]); // sr: fr + r carries out
     nr = n + {10'd0, inc};
     // magnitude code: subnormal range keeps N, normal range adds the biased exponent
     if (is_int_i || et < 12'(emin_i)) mag = {1'b0, nr};
