@@ -50,6 +50,7 @@ main (int argc, char **argv)
   F32 = mx_format_get (MX_FP32);
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
   static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+  const long ndet = (long) (sizeof det / sizeof det[0]);
   mx_format_id elems[MX_FORMAT_COUNT];
   int nelem = formats_of_role (MX_ROLE_ELEM, elems);
 
@@ -104,10 +105,10 @@ main (int argc, char **argv)
                                   : ((c >> 8) & 0x80FFFFFF) | ((uint64_t) (100 + (c >> 40) % 60) << 23);
                 if (c % 97 == 0)
                   cin = (c >> 9) & 1 ? 0x7F800000 : 0xFFC00000;
-                compare (F32, sa, a, ea, sb, b, eb, k, nb, cin, (mx_accum) acc, det[it % 7]);
+                compare (F32, sa, a, ea, sb, b, eb, k, nb, cin, (mx_accum) acc, det[it % ndet]);
                 if (it % 16 == 0)
                   compare (mx_format_get (it % 32 ? MX_BF16 : MX_FP16), sa, a, ea, sb, b, eb, k,
-                           nb, cin, (mx_accum) acc, det[(it / 16) % 7]);
+                           nb, cin, (mx_accum) acc, det[(it / 16) % ndet]);
               }
         }
     }
@@ -143,7 +144,7 @@ main (int argc, char **argv)
       for (int i = 0; i < 32; i++)
         a[i] = rng_next (&r) & ((1u << ea->bits) - 1), b[i] = rng_next (&r) & ((1u << eb->bits) - 1);
       mx_dot_policy dp = mx_dot_policy_default ();
-      mx_rounding rnd = det[it % 7];
+      mx_rounding rnd = det[it % ndet];
       unsigned f1, f2;
       o1 = dot1 (F32, sa, a, ea, sb, b, eb, 32, 1, 0, &dp, rnd, &f1);
       dp.accum = MX_ACCUM_BLOCK_FP32;
@@ -234,7 +235,7 @@ main (int argc, char **argv)
       for (size_t i = 0; i < N * KD; i++) bc[i] = rng_next (&r) & ((1u << eb->bits) - 1);
       for (size_t i = 0; i < M * N; i++) cin[i] = rng_below (&r, 3) ? 0x3F800000 + rng_below (&r, 1000) : 0;
       mx_accum acc = (mx_accum) (it % 2);
-      mx_rounding rnd = det[it % 7];
+      mx_rounding rnd = det[it % ndet];
       mx_dot_policy dp = mx_dot_policy_default ();
       dp.accum = acc;
       unsigned fl, fall = 0;

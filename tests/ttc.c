@@ -39,7 +39,7 @@ lib_dot_tc (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint6
 }
 
 static const mx_rounding det[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD, MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
-#define N_DET 7
+#define N_DET ((int) (sizeof det / sizeof det[0]))
 static const mx_rounding aligns[] = { MX_RTZ, MX_RDN, MX_RNE };
 static const mx_format_id out_ids[] = { MX_FP32, MX_BF16, MX_FP16 };
 static const size_t ks[] = { 1, 2, 7, 32 };
