@@ -17,6 +17,16 @@ to_fp32 (mpfr_ptr dst, mpfr_srcptr a)
   mpfr_abs (dst, dst, MPFR_RNDN);
 }
 
+/* a = fl32(amax) for the rules that model FP32 hardware: 0 when that is finite and nonzero, else
+ * the stand-in exponent (Inf: TOO_LARGE; 0, log2f's -Inf, for an FP64 amax below FP32's range:
+ * TOO_SMALL). */
+static long
+fp32_amax (mpfr_ptr a, mpfr_srcptr amax)
+{
+  to_fp32 (a, amax);
+  return mpfr_inf_p (a) ? TOO_LARGE : mpfr_zero_p (a) ? TOO_SMALL : 0;
+}
+
 static long
 floor_log2 (mpfr_srcptr a)
 {
@@ -72,11 +82,9 @@ rceil_fp32 (mpfr_srcptr amax, const mx_format *elem)
   mx__decode (b, elem, elem->max_mag);
   mpfr_ui_div (a, 1, b, MPFR_RNDN); /* 1/max to 192 bits ... */
   to_fp32 (r, a);                   /* ... then fl32: both RNE, the first far below the second's ulp */
-  to_fp32 (a, amax);
-  if (mpfr_inf_p (a))
-    return TOO_LARGE;
-  if (mpfr_zero_p (a))
-    return TOO_SMALL;
+  long edge = fp32_amax (a, amax);
+  if (edge)
+    return edge;
   mpfr_mul (b, a, r, MPFR_RNDN); /* exact: 24 x 24 bits */
   to_fp32 (a, b);
   if (mpfr_zero_p (a))
@@ -90,11 +98,9 @@ floor_log2f (mpfr_srcptr amax, const mx_format *elem)
 {
   mx__tmp ta, tl;
   mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), l = mx__tmp_init (&tl, 24);
-  to_fp32 (a, amax);
-  if (mpfr_inf_p (a))
-    return TOO_LARGE;
-  if (mpfr_zero_p (a))
-    return TOO_SMALL; /* log2f(0) = -Inf: an FP64 amax below FP32's range */
+  long edge = fp32_amax (a, amax);
+  if (edge)
+    return edge;
   mpfr_log2 (l, a, MPFR_RNDN); /* correctly rounded log2f */
   mpfr_floor (l, l);
   return mpfr_get_si (l, MPFR_RNDN) - elem->emax;
@@ -108,11 +114,9 @@ rceil_log2f (mpfr_srcptr amax, const mx_format *elem)
   mx__tmp ta, tm, tl;
   mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), m = mx__tmp_init (&tm, 64),
            l = mx__tmp_init (&tl, 24);
-  to_fp32 (a, amax);
-  if (mpfr_inf_p (a))
-    return TOO_LARGE;
-  if (mpfr_zero_p (a))
-    return TOO_SMALL;
+  long edge = fp32_amax (a, amax);
+  if (edge)
+    return edge;
   mx__decode (m, elem, elem->max_mag);
   /* a 24-bit over an 8-bit number is never within 2^-192 of an FP32 midpoint it is not: the
    * wide quotient rounds to FP32 as the exact one does */
@@ -153,11 +157,9 @@ even_fp32 (mpfr_srcptr amax, const mx_format *elem)
 {
   mx__tmp ta, tb;
   mpfr_ptr a = mx__tmp_init (&ta, MX__TMP_BITS), b = mx__tmp_init (&tb, 2);
-  to_fp32 (a, amax);
-  if (mpfr_inf_p (a))
-    return TOO_LARGE;
-  if (mpfr_zero_p (a))
-    return TOO_SMALL;
+  long edge = fp32_amax (a, amax);
+  if (edge)
+    return edge;
   long m = elem->special == MX_SPECIAL_INT ? 8 : (long) elem->mbits;
   long E = floor_log2 (a), eq = E > -126 ? E : -126;
   mpfr_set_ui_2exp (b, 1, eq - m - 1, MPFR_RNDN);
