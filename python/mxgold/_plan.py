@@ -8,7 +8,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -21,6 +20,7 @@ from . import _core
 from ._array import quantize
 from ._formats import FormatLike, _check_int, input_format, resolve_format
 from ._safetensors import SafeTensors
+from ._io import write_atomic
 from ._table import Table
 
 #------------------------------------------------------------ exact sums -#
@@ -548,22 +548,6 @@ def _load(path: str, block: int, strict: bool, notes: list) -> dict:
     return out
 
 
-def _write_atomic(path: str, text: str) -> None:
-    """Write text beside path, then rename it over path: a reader never sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                               prefix=".mxgold-plan-", suffix=".tmp")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def _target(s: str) -> Fraction:
     try:
         return Fraction(s)
@@ -630,7 +614,7 @@ def main(argv=None) -> int:
                       (a.markdown, lambda: plan.to_markdown() + "\n")):
         if out:
             try:
-                _write_atomic(out, text())
+                write_atomic(out, text())
             except OSError as e:
                 say(f"{out}: cannot write: {e.strerror or e}")
                 return 2

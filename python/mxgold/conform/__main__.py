@@ -14,6 +14,7 @@ import time
 
 from . import ADAPTERS, adapter
 from . import _report, _runner
+from .._io import write_atomic
 
 EPILOG = """\
 examples:
@@ -96,21 +97,6 @@ def _select(args, p) -> list[str]:
     return names
 
 
-def _write(path: str, text: str) -> None:
-    """Write text to path through a temporary file and a rename: never a half-written file."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def main(argv=None) -> int:
     p = _parser()
     args = p.parse_args(argv)
@@ -170,11 +156,12 @@ def _read_json(path: str) -> dict:
 
 def _outputs(args, result: dict, recs: list) -> int:
     if args.json:
-        _write(args.json, json.dumps(result, indent=1, sort_keys=False) + "\n")
+        write_atomic(args.json, json.dumps(result, indent=1, sort_keys=False) + "\n",
+                     makedirs=True)
     if args.markdown:
-        _write(args.markdown, _report.markdown(result))
+        write_atomic(args.markdown, _report.markdown(result), makedirs=True)
     if args.html:
-        _write(args.html, _report.html(result))
+        write_atomic(args.html, _report.html(result), makedirs=True)
     print(_report.summary(result))
     ran = [r for r in recs if r["status"] == "run"]
     if not ran:
