@@ -892,6 +892,18 @@ nan:
   return bf | MX_FLAG_INVALID;
 }
 
+/* The error of the block of decoded values v under scale code sc (its divisor per min-scale-elem) */
+static void
+s_scale_error (big *pos, big *neg, uint64_t sc, const mx_format *elem, const mx_format *sfmt,
+               const mx_format *in, const s_val v[], size_t k, const uint32_t rbits[],
+               const mx_policy *pol, mx_rounding rnd)
+{
+  long div = 0;
+  unsigned f;
+  s_resolve (&sc, &div, &f, (long) sc - sfmt->bias, -sfmt->bias, s_emax (sfmt), sfmt, pol);
+  s_block_error (pos, neg, elem, sfmt, in, v, k, sc, div, rbits, pol, rnd);
+}
+
 int
 s_compare_scales (uint64_t sc1, uint64_t sc2, const mx_format *elem, const mx_format *sfmt,
                   const mx_format *in, const uint64_t bits[], size_t k, const uint32_t rbits[],
@@ -900,15 +912,29 @@ s_compare_scales (uint64_t sc1, uint64_t sc2, const mx_format *elem, const mx_fo
   s_val v[4096];
   for (size_t i = 0; i < k; i++)
     v[i] = s_decode (in, bits[i]);
-  long lo = -sfmt->bias, hi = s_emax (sfmt), d1 = 0, d2 = 0;
-  uint64_t c1 = sc1, c2 = sc2;
-  unsigned f;
-  s_resolve (&c1, &d1, &f, (long) sc1 - sfmt->bias, lo, hi, sfmt, pol);
-  s_resolve (&c2, &d2, &f, (long) sc2 - sfmt->bias, lo, hi, sfmt, pol);
   big p1, n1, p2, n2;
-  s_block_error (&p1, &n1, elem, sfmt, in, v, k, c1, d1, rbits, pol, rnd);
-  s_block_error (&p2, &n2, elem, sfmt, in, v, k, c2, d2, rbits, pol, rnd);
+  s_scale_error (&p1, &n1, sc1, elem, sfmt, in, v, k, rbits, pol, rnd);
+  s_scale_error (&p2, &n2, sc2, elem, sfmt, in, v, k, rbits, pol, rnd);
   return s_error_cmp (&p1, &n1, &p2, &n2);
+}
+
+uint64_t
+s_best_scale (const mx_format *elem, const mx_format *sfmt, const mx_format *in,
+              const uint64_t bits[], size_t k, const uint32_t rbits[], const mx_policy *pol,
+              mx_rounding rnd)
+{
+  s_val v[4096];
+  for (size_t i = 0; i < k; i++)
+    v[i] = s_decode (in, bits[i]);
+  uint64_t best = 0;
+  big bp, bn, p, n;
+  for (uint64_t sc = 0; sc <= s_max_mag (sfmt); sc++)
+    {
+      s_scale_error (&p, &n, sc, elem, sfmt, in, v, k, rbits, pol, rnd);
+      if (sc == 0 || s_error_cmp (&p, &n, &bp, &bn) < 0)
+        bp = p, bn = n, best = sc;
+    }
+  return best;
 }
 
 unsigned

@@ -28,6 +28,10 @@ unsigned s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem,
 int s_compare_scales (uint64_t sc1, uint64_t sc2, const mx_format *elem, const mx_format *sfmt,
                       const mx_format *in, const uint64_t bits[], size_t k,
                       const uint32_t rbits[], const mx_policy *pol, mx_rounding rnd);
+/* Brute force: the smallest scale code of the whole range with the least such error. */
+uint64_t s_best_scale (const mx_format *elem, const mx_format *sfmt, const mx_format *in,
+                       const uint64_t bits[], size_t k, const uint32_t rbits[],
+                       const mx_policy *pol, mx_rounding rnd);
 unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
                        const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
                        size_t k, mx_rounding rnd);

@@ -170,16 +170,12 @@ search (rng *r, long nblk)
       if (blk % 10 == 0)
         {
           brute++;
-          for (uint64_t sc = 0; sc < 0xFF; sc++)
-            if (s_compare_scales (sc, s1, elem, e8m0, f32, bits, K, NULL, &pol, rnd) < 0)
-              {
-                CHECK (0, "%s block %ld rnd %s: %s chose %02llX (floor %02llX), %02llX is better",
-                       elem->name, blk, mx_rounding_name (rnd),
-                       mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[pol.scale_rule],
-                       (unsigned long long) s1, (unsigned long long) s0,
-                       (unsigned long long) sc);
-                break;
-              }
+          uint64_t sc = s_best_scale (elem, e8m0, f32, bits, K, NULL, &pol, rnd);
+          CHECK (s_compare_scales (sc, s1, elem, e8m0, f32, bits, K, NULL, &pol, rnd) >= 0,
+                 "%s block %ld rnd %s: %s chose %02llX (floor %02llX), %02llX is better",
+                 elem->name, blk, mx_rounding_name (rnd),
+                 mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[pol.scale_rule],
+                 (unsigned long long) s1, (unsigned long long) s0, (unsigned long long) sc);
         }
     }
   /* the search must move off floor somewhere, or it tests nothing */
