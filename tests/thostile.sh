@@ -38,6 +38,12 @@ expect scale-min-fmt 2 "scale-min 7F is not a finite code of the scale format ue
 expect scale-min-nan 2 "scale-min wants a base-16 number in 00..FE" $bin quantize --format e2m1 --scale-min FF
 expect sr-frac-value 2 "unknown --sr-frac value 'sideways'" $bin quantize --format e2m1 --rounding sr --sr-frac sideways
 expect scale-cast-value 2 "unknown --scale-cast value 'up'" $bin cast --to e8m0 --scale-cast up
+expect scale-bump-value 2 "unknown --scale-bump value 'twice'" $bin quantize --format int8 --scale-bump twice
+expect rounding-rhx 2 "unknown rounding 'rhx'" $bin quantize --format e2m1 --rounding rhx
+$bin gen --op quantize --format int8 -n 3 --seed 1 --quiet -o "$t/b.mxv" && ok || ko "gen for the scale-bump header"
+sed 's/^# scale-bump: none$/# scale-bump: twice/' "$t/b.mxv" > "$t/b2.mxv"
+expect scale-bump-header 2 "b2.mxv:[0-9]+: unknown scale-bump value 'twice'" $bin verify "$t/b2.mxv"
+expect scale-rule-min 2 "unknown --scale-rule value 'min-sse'" $bin quantize --format e2m1 --scale-rule min-sse
 expect wide-input-dequantize 2 "option .--wide-input. is not an option of dequantize" $bin dequantize --format e4m3 --wide-input fp32
 expect n-huge 2 "wants an integer 0..[0-9]+, not '99999999999999999999'" $bin gen --op cast --format e2m1 -n 99999999999999999999
 expect decode-fp32 2 "decode lists every code: 'fp32' has more than 16 bits" $bin gen --op decode --format fp32
