@@ -32,6 +32,17 @@ for f in $fmts; do
     cmds+=("ocp/quantize/$f-rne-$rule.mxv|gen --op quantize --format $f --scale-rule $rule --level 1 --seed 1")
   done
 done
+# EkMm scales (docs/semantics.md "Custom scales"): a linear E8M1 scale for every element format,
+# E5M0 powers of two, and UE4M3 under each scale-round
+for f in $fmts; do
+  cmds+=("ocp/quantize/$f-rne-e8m1.mxv|gen --op quantize --format $f --scale-format e8m1 --level 1 --seed 1")
+done
+for f in e4m3 e2m1; do
+  cmds+=("ocp/quantize/$f-rne-e5m0.mxv|gen --op quantize --format $f --scale-format e5m0 --level 1 --seed 1")
+done
+for sr in rne up down; do
+  cmds+=("ocp/quantize/e2m1-rne-ue4m3-$sr.mxv|gen --op quantize --format e2m1 --scale-format ue4m3 --scale-round $sr --level 1 --seed 1")
+done
 # dot: every ordered element-format pair under exact and block-fp32 (2 blocks of 32 per case);
 # every element-pair product (one-element blocks, unordered pairs; products are the same under
 # both models), gzip -9n compressed

@@ -691,10 +691,30 @@ s_resolve (uint64_t *scale, long *div, unsigned *sf, long x, long lo, long hi,
   return 1;
 }
 
-/* element i: v / 2^e into elem */
+/* |a| / |b| (both finite, nonzero) with 62 or 63 significant bits and a sticky bit below them:
+ * every rounding to fewer than 61 bits (sr with its random bits included) is that of the exact
+ * quotient.  The sign is a's xor b's. */
+static s_val
+s_div_sticky (s_val a, s_val b)
+{
+  while (!(b.sig & 1))
+    b.sig >>= 1, b.exp++;
+  s_val q = { S_FINITE, a.neg ^ b.neg, a.sig, a.exp - b.exp };
+  if (b.sig == 1)
+    return q;
+  int n = 62 + bitlen (b.sig) - bitlen (a.sig); /* >= 0: b has 2+ bits, a at most 64 */
+  u128 num = (u128) a.sig << n;
+  uint64_t quo = (uint64_t) (num / b.sig);       /* in [2^61, 2^63) */
+  q.sig = quo << 1 | (num % b.sig != 0);
+  q.exp = a.exp - b.exp - n - 1;
+  return q;
+}
+
+/* element i: v / 2^e, or v / S for a linear scale (S non-NULL), into elem */
 static uint64_t
 s_encode_elem (const mx_format *elem, const mx_format *sfmt, const mx_format *eff, s_val v,
-               long e, uint32_t rb, const mx_policy *pol, mx_rounding rnd, unsigned *fl)
+               long e, const s_val *S, uint32_t rb, const mx_policy *pol, mx_rounding rnd,
+               unsigned *fl)
 {
   mx_policy p = *pol;
   if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
@@ -703,6 +723,18 @@ s_encode_elem (const mx_format *elem, const mx_format *sfmt, const mx_format *ef
     {
       *fl = MX_FLAG_INVALID; /* read as 0, and 0 is the all-zeros code everywhere */
       return 0;
+    }
+  if (S && v.cls == S_FINITE)
+    {
+      if (S->cls == S_ZERO)
+        {
+          /* a linear scale that rounded to 0 flushes the block to signed zeros */
+          s_val z = { S_ZERO, v.neg, 0, 0 };
+          uint64_t c = s_encode (elem, z, rnd, rb, &p, fl);
+          *fl |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+          return c;
+        }
+      return s_encode (elem, s_div_sticky (v, *S), rnd, rb, &p, fl);
     }
   s_val t = v;
   t.exp -= e;
@@ -737,7 +769,7 @@ s_block_error (big *pos, big *neg, const mx_format *elem, const mx_format *sfmt,
       if (v[i].cls != S_FINITE && v[i].cls != S_ZERO)
         continue;
       unsigned fl;
-      s_val q = s_decode (elem, s_encode_elem (elem, sfmt, eff, v[i], div,
+      s_val q = s_decode (elem, s_encode_elem (elem, sfmt, eff, v[i], div, NULL,
                                                rbits ? rbits[i] : 0, pol, rnd, &fl));
       if (q.cls == S_INF || q.cls == S_NAN)
         {
@@ -826,13 +858,33 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
   if ((has_nan && pol->nan_block == MX_NAN_BLOCK_PROPAGATE)
       || (has_inf && pol->inf_block == MX_INF_BLOCK_NAN))
     goto nan;
+  int linear = !is_pow2fmt (sfmt);
+  s_val S = { S_FINITE, 0, 1, 0 };
   if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
-    *scale = s_max_mag (sfmt), e = hi;
-  else if (imax < 0 && !(has_inf && pol->inf_block == MX_INF_BLOCK_POW128))
+    *scale = s_max_mag (sfmt), e = linear ? 0 : hi, S = s_decode (sfmt, *scale);
+  else if (imax < 0 && !(has_inf && pol->inf_block == MX_INF_BLOCK_POW128 && !linear))
     {
       *scale = pol->zero_scale;
       s_val z = s_decode (sfmt, *scale);
-      e = z.cls == S_NAN ? 0 : z.exp;
+      e = z.cls == S_NAN || linear ? 0 : z.exp;
+      if (z.cls != S_NAN)
+        S = z;
+    }
+  else if (linear)
+    {
+      /* amax / max_elem rounded into the scale format by scale-round, saturating */
+      static const mx_rounding srnd[] = { [MX_SCALE_ROUND_RNE] = MX_RNE,
+                                          [MX_SCALE_ROUND_UP] = MX_RUP,
+                                          [MX_SCALE_ROUND_DOWN] = MX_RDN };
+      s_val a = v[imax], m = s_decode (elem, s_max_mag (elem));
+      a.neg = 0;
+      mx_policy sp = *pol;
+      sp.overflow = MX_OVERFLOW_SAT;
+      sp.zero_sign = MX_ZERO_SIGN_POSITIVE;
+      unsigned f0;
+      *scale = s_encode (sfmt, s_div_sticky (a, m), srnd[pol->scale_round], 0, &sp, &f0);
+      S = s_decode (sfmt, *scale);
+      e = 0;
     }
   else
     {
@@ -870,7 +922,8 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
       for (size_t i = 0; i < k; i++)
         {
           unsigned fl;
-          codes[i] = s_encode_elem (elem, sfmt, eff, v[i], e, rbits ? rbits[i] : 0, pol, rnd, &fl);
+          codes[i] = s_encode_elem (elem, sfmt, eff, v[i], e, linear ? &S : NULL,
+                                    rbits ? rbits[i] : 0, pol, rnd, &fl);
           ef |= fl;
           if ((fl & MX_FLAG_OVERFLOW) && (v[i].cls == S_FINITE || v[i].cls == S_ZERO))
             ovf = 1;

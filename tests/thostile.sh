@@ -43,6 +43,15 @@ expect rounding-rhx 2 "unknown rounding 'rhx'" $bin quantize --format e2m1 --rou
 $bin gen --op quantize --format int8 -n 3 --seed 1 --quiet -o "$t/b.mxv" && ok || ko "gen for the scale-bump header"
 sed 's/^# scale-bump: none$/# scale-bump: twice/' "$t/b.mxv" > "$t/b2.mxv"
 expect scale-bump-header 2 "b2.mxv:[0-9]+: unknown scale-bump value 'twice'" $bin verify "$t/b2.mxv"
+# EkMm scale names: out of range, an element format as a scale, a bad scale-round, a 9-bit scale
+expect scale-e16m0 2 "--scale-format 'e16m0' is not one of: e8m0 ue4m3 eKmM" $bin quantize --format e2m1 --scale-format e16m0
+expect scale-e8m8 2 "--scale-format 'e8m8' is not one of" $bin quantize --format e2m1 --scale-format e8m8
+expect scale-elem 2 "--scale-format 'e4m3' is not one of" $bin quantize --format e2m1 --scale-format e4m3
+expect elem-scale 2 "--format 'e8m1' is not one of" $bin quantize --format e8m1
+expect scale-round-value 2 "unknown --scale-round value 'nearest'" $bin quantize --format e2m1 --scale-format e8m1 --scale-round nearest
+[ "$(echo 40A00000 | $bin quantize --format e2m1 --block 1 --scale-format e8m1 --scale-round up)" = "0FE 06" ] && ok || ko "e8m1 scale-round up: a 9-bit scale is written with 3 digits"
+sed 's/^# scale: e8m0$/# scale: e8m9/' "$t/b.mxv" > "$t/b3.mxv"
+expect scale-header 2 "b3.mxv:[0-9]+: unknown format 'e8m9' in header key 'scale'" $bin verify "$t/b3.mxv"
 expect scale-rule-min 2 "unknown --scale-rule value 'min-sse'" $bin quantize --format e2m1 --scale-rule min-sse
 expect wide-input-dequantize 2 "option .--wide-input. is not an option of dequantize" $bin dequantize --format e4m3 --wide-input fp32
 expect n-huge 2 "wants an integer 0..[0-9]+, not '99999999999999999999'" $bin gen --op cast --format e2m1 -n 99999999999999999999

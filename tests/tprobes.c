@@ -1,5 +1,5 @@
 /* tprobes -- the 15 discriminating probes of docs/profiles.md, each row asserting the outcome
- * under one profile it separates.  Every expected bit is worked out by hand in the comments from
+ * under one profile it separates, and hand-derived blocks of the later formats and rules.  Every expected bit is worked out by hand in the comments from
  * the OCP tables and the sources in docs/profiles.md; inputs are written as bit patterns.
  * SPDX-License-Identifier: MIT */
 #include <string.h>
@@ -151,6 +151,51 @@ static const qrow qrows[] = {
     { 0x40C00000, 0x3F800000 }, 2, 0x7F, { 0x7, 0x2 }, 2, 0xFF, 0 },
 };
 
+/* EkMm scale formats (mx_format_scale), OCP policy otherwise: the scale by its (ebits, mbits),
+ * an optional policy field override, one block, the expected scale, codes and flags. */
+typedef struct
+{
+  const char *what;
+  unsigned ebits, mbits;
+  int field;
+  long value;
+  mx_format_id elem;
+  int k;
+  uint64_t x[4];
+  uint64_t want_scale, want[4];
+  unsigned fwant;
+} srow;
+
+static const srow srows[] = {
+  /* E8M1 (code = exponent field << 1 | mantissa bit, bias 127), E2M1 block [1, 2, -3, 0.125]:
+   * amax / 6 = 0.5 = 2^-1 exactly -> 126 << 1 = 0xFC under every scale-round; elements 2 (0x4),
+   * 4 (0x6), -6 (0xF), and 0.25, the tie between 0 and 0.5 -> +0 (RNE), inexact + underflow. */
+  { "e8m1 exact", 8, 1, NONE, 0, MX_E2M1, 4, { 0x3F800000, 0x40000000, 0xC0400000, 0x3E000000 },
+    0xFC, { 0x4, 0x6, 0xF, 0x0 }, MX_FLAG_INEXACT | MX_FLAG_UNDERFLOW },
+  /* E8M1, amax 5: 5/6 = 0.833 between 0.75 (0xFD) and 1.0 (0xFE), nearer 0.75.  rne and down:
+   * 0.75, 5/0.75 = 6.67 rounds to 6 (0x7), the grid's next step being 8: no overflow; up: 1.0,
+   * 5 is the tie of 4 and 6 -> the even mantissa, 4 (0x6). */
+  { "e8m1 rne", 8, 1, MX_POLICY_SCALE_ROUND, MX_SCALE_ROUND_RNE, MX_E2M1, 1, { 0x40A00000 },
+    0xFD, { 0x7 }, MX_FLAG_INEXACT },
+  { "e8m1 up", 8, 1, MX_POLICY_SCALE_ROUND, MX_SCALE_ROUND_UP, MX_E2M1, 1, { 0x40A00000 },
+    0xFE, { 0x6 }, MX_FLAG_INEXACT },
+  { "e8m1 down", 8, 1, MX_POLICY_SCALE_ROUND, MX_SCALE_ROUND_DOWN, MX_E2M1, 1, { 0x40A00000 },
+    0xFD, { 0x7 }, MX_FLAG_INEXACT },
+  /* E5M0 (bias 15, codes 0x00..0x1E = 2^-15..2^15, 0x1F NaN), E4M3 (emax 8).  amax 2^20: FLOOR
+   * X = 20 - 8 = 12 -> 0x1B, element 2^8 = 256 -> field 15, 0x78, exact. */
+  { "e5m0 floor", 5, 0, NONE, 0, MX_E4M3, 1, { 0x49800000 }, 0x1B, { 0x78 }, 0 },
+  /* amax 2^30: X = 22 is above 15: scale-overflow nan gives the NaN scale 0x1F, invalid ... */
+  { "e5m0 over nan", 5, 0, NONE, 0, MX_E4M3, 1, { 0x4E800000 }, 0x1F, { 0x00 }, MX_FLAG_INVALID },
+  /* ... and clamp gives 2^15 (0x1E): 2^30 / 2^15 = 2^15 saturates to 448 (0x7E) */
+  { "e5m0 over clamp", 5, 0, MX_POLICY_SCALE_OVERFLOW, MX_SCALE_OVERFLOW_CLAMP, MX_E4M3, 1,
+    { 0x4E800000 }, 0x1E, { 0x7E },
+    MX_FLAG_SCALE_CLAMPED | MX_FLAG_OVERFLOW | MX_FLAG_INEXACT },
+  /* amax 2^-20: X = -28 is below -15: clamped to 2^-15 (0x00); 2^-20 / 2^-15 = 2^-5 -> field 2,
+   * 0x10, exact */
+  { "e5m0 under", 5, 0, NONE, 0, MX_E4M3, 1, { 0x35800000 }, 0x00, { 0x10 },
+    MX_FLAG_SCALE_CLAMPED },
+};
+
 /* one cast: profile, from -> to, the input pattern, the rounding, the expected code */
 typedef struct
 {
@@ -218,9 +263,40 @@ run_q (const qrow *t, int profile)
          pn, f, t->fwant, t->fmask);
 }
 
+static void
+run_s (const srow *t)
+{
+  mx_policy p = mx_policy_ocp ();
+  uint64_t b[K] = { 0 }, s = 0, c[K] = { 0 };
+  unsigned f = 0;
+  if (t->field != NONE)
+    mx_policy_set (&p, (mx_policy_field) t->field, t->value);
+  memcpy (b, t->x, sizeof t->x);
+  const mx_format *sf = mx_format_scale (t->ebits, t->mbits);
+  int rc = mx_quantize (&s, c, &f, NULL, mx_format_get (t->elem), sf, mx_format_get (MX_FP32), b,
+                        (size_t) t->k, NULL, &p, MX_RNE);
+  n++;
+  CHECK (rc == MX_OK && s == t->want_scale, "%s: scale %02llX, want %02llX", t->what,
+         (unsigned long long) s, (unsigned long long) t->want_scale);
+  for (int i = 0; i < t->k; i++)
+    CHECK (c[i] == t->want[i], "%s: code[%d] %02llX, want %02llX", t->what, i,
+           (unsigned long long) c[i], (unsigned long long) t->want[i]);
+  CHECK (f == t->fwant, "%s: flags %02X, want %02X", t->what, f, t->fwant);
+}
+
 int
 main (void)
 {
+  for (size_t i = 0; i < sizeof srows / sizeof srows[0]; i++)
+    run_s (&srows[i]);
+  /* the scale family holds the built-in scales under their own rows, and names the rest */
+  CHECK (mx_format_scale (8, 0) == mx_format_get (MX_E8M0), "e8m0 is EkMm (8, 0)");
+  CHECK (mx_format_scale (4, 3) == mx_format_get (MX_UE4M3), "ue4m3 is EkMm (4, 3)");
+  CHECK (mx_format_by_name ("e10m2") == mx_format_scale (10, 2), "e10m2 by name");
+  CHECK (mx_format_scale (16, 0) == NULL && mx_format_scale (1, 0) == NULL
+         && mx_format_scale (8, 8) == NULL && mx_format_by_name ("e16m0") == NULL,
+         "EkMm out of range");
+  n += 4;
   for (size_t i = 0; i < sizeof qrows / sizeof qrows[0]; i++)
     {
       const qrow *t = &qrows[i];

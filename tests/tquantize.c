@@ -257,14 +257,30 @@ main (int argc, char **argv)
                 pol.sr_frac = (mx_sr_frac) ((knobs >> 36) & 3);
                 pol.scale_bump = (mx_scale_bump) ((knobs >> 38) & 1);
               }
+            /* one block in four of every rule under an EkMm scale: powers of two of other
+             * widths, and linear scales rounded by every scale-round */
+            const mx_format *sfmt = e8m0;
+            if (blk % 4 == 3)
+              {
+                static const unsigned km[][2] = { { 5, 0 }, { 10, 0 }, { 3, 0 }, { 8, 1 },
+                                                  { 8, 3 }, { 4, 3 }, { 5, 2 }, { 10, 2 } };
+                unsigned j = (unsigned) ((knobs >> 40) % 8);
+                sfmt = mx_format_scale (km[j][0], km[j][1]);
+                pol.scale_round = (mx_scale_round) ((knobs >> 44) % MX_SCALE_ROUND_COUNT);
+                uint64_t zmax = s_max_mag (sfmt) < 0xFF ? s_max_mag (sfmt) : 0xFF;
+                pol.zero_scale = (unsigned) ((knobs >> 48) % (zmax + 1));
+                if (pol.scale_min > s_max_mag (sfmt))
+                  pol.scale_min = 0;
+              }
             for (int i = 0; i < K; i++)
               rb[i] = (uint32_t) rng_next (&r);
             unsigned f1 = 0;
-            int rc = mx_quantize (&s1, c1, &f1, NULL, elem, e8m0, in, bits, K, rb, &pol, rnd);
-            unsigned f2 = s_quantize (&s2, c2, elem, e8m0, in, bits, K, rb, &pol, rnd);
+            int rc = mx_quantize (&s1, c1, &f1, NULL, elem, sfmt, in, bits, K, rb, &pol, rnd);
+            unsigned f2 = s_quantize (&s2, c2, elem, sfmt, in, bits, K, rb, &pol, rnd);
             int ok = rc == MX_OK && s1 == s2 && f1 == f2 && memcmp (c1, c2, sizeof c1) == 0;
-            CHECK (ok, "%s %s rule %s rnd %s block %ld: scale %02llX/%02llX flags %02X/%02X",
-                   in->name, elem->name, mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule],
+            CHECK (ok, "%s %s scale %s rule %s rnd %s block %ld: scale %02llX/%02llX flags "
+                   "%02X/%02X", in->name, elem->name, sfmt->name,
+                   mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule],
                    mx_rounding_name (rnd), blk, (unsigned long long) s1,
                    (unsigned long long) s2, f1, f2);
             if (!ok && failures <= 3)

@@ -34,7 +34,7 @@ static const opt table[] = {
   { O_BLOCK, "block", 0, "K", "block size, 1..4096", V_NONE, "32" },
   { O_INPUT, "input", 0, "T", "input format", V_IEEE, "fp32" },
   { O_OUTPUT_FORMAT, "output-format", 0, "T", "output format", V_IEEE, "fp32" },
-  { O_SCALE_FORMAT, "scale-format", 0, "S", "scale format (ue4m3: linear NVFP4-style scale)", V_SCALE, "e8m0" },
+  { O_SCALE_FORMAT, "scale-format", 0, "S", "scale format; eKmM: unsigned, K 2..15 exponent bits, M 0..7 mantissa bits (M > 0, as ue4m3: a linear scale, --scale-round)", V_SCALE, "e8m0" },
   { O_TO, "to", 0, "F", "target format; the source is then fp32", V_ANY_FORMAT, NULL },
   { O_FROM, "from", 0, "F", "source format; the target is then fp32", V_ANY_FORMAT, NULL },
   { O_PROFILE, "profile", 0, "P", "start from a named profile (mxgold profiles); the options below override it", V_PROFILE, "ocp" },
@@ -157,6 +157,8 @@ value_list (const opt *o, char *buf, size_t n)
           if (want)
             ADD (f->name);
         }
+      if (o->list == V_SCALE)
+        ADD ("eKmM");
       break;
     case V_ROUNDING:
       for (int i = 0; i < MX_ROUNDING_COUNT; i++)

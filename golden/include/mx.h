@@ -47,8 +47,13 @@ typedef struct mx_format {
 
 /* NULL if id is out of range. */
 const mx_format *mx_format_get (mx_format_id id);
-/* NULL if the name (or OCP alias) is unknown. */
+/* NULL if the name (or OCP alias) is unknown.  Names the EkMm scale formats too ("e5m0"). */
 const mx_format *mx_format_by_name (const char *name);
+/* The unsigned scale format EkMm (ebits 2..15, mbits 0..7, bias 2^(ebits-1)-1), or NULL.
+ * mbits 0: a power of two as E8M0 (all-ones NaN, no zero); mbits > 0: a value as UE4M3 (only the
+ * all-ones code is NaN; zero and subnormals), a linear scale (scale-round).  E8M0 and UE4M3
+ * themselves come back as the built-in rows. */
+const mx_format *mx_format_scale (unsigned ebits, unsigned mbits);
 /* Fills *f with a custom format; MX_OK, or MX_EINVAL if the parameters make no format. */
 int mx_format_custom (mx_format *f, unsigned sign, unsigned ebits, unsigned mbits, int bias,
                       mx_special special);

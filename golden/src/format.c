@@ -1,4 +1,5 @@
-/* mx_format_get, mx_format_by_name, mx_format_custom -- the format table (formats.def).
+/* mx_format_get, mx_format_by_name, mx_format_scale, mx_format_custom -- the format table
+ * (formats.def) and the family of EkMm scale formats.
  * SPDX-License-Identifier: MIT */
 #include <string.h>
 #include "internal.h"
@@ -18,12 +19,48 @@ mx_format_get (mx_format_id id)
   return (unsigned) id < MX_FORMAT_COUNT ? &table[id] : NULL;
 }
 
+/* The unsigned scale formats EkMm, k = 2..15 exponent bits, m = 0..7 mantissa bits, bias
+ * 2^(k-1)-1: m = 0 powers of two as E8M0 (all-ones NaN, no zero), m > 0 values as UE4M3 (only
+ * the all-ones code NaN; zero and subnormals).  A constant table, so that every caller holds a
+ * stable pointer and the vectors' headers can name them (pychop scale_exp_bits/scale_sig_bits). */
+#define SCALE_SP(m) ((m) ? MX_SPECIAL_FN : MX_SPECIAL_POW2)
+#define SCALE_FMT(k, m)                                                                      \
+  { "e" #k "m" #m, "e" #k "m" #m, MX_ROLE_SCALE, (k) + (m), 0, k, m, (1 << ((k) - 1)) - 1,    \
+    SCALE_SP (m), MX_FORMAT_COUNT, MX_FMT_EMIN ((1 << ((k) - 1)) - 1, SCALE_SP (m)),          \
+    MX_FMT_EMAX (k, (1 << ((k) - 1)) - 1, SCALE_SP (m)),                                      \
+    MX_FMT_MAX_MAG ((k) + (m), k, m, SCALE_SP (m)) }
+#define SCALE_ROW(k)                                                                         \
+  { SCALE_FMT (k, 0), SCALE_FMT (k, 1), SCALE_FMT (k, 2), SCALE_FMT (k, 3),                 \
+    SCALE_FMT (k, 4), SCALE_FMT (k, 5), SCALE_FMT (k, 6), SCALE_FMT (k, 7) }
+enum { SCALE_KMIN = 2, SCALE_KMAX = 15, SCALE_MMAX = 7 };
+static const mx_format scales[SCALE_KMAX - SCALE_KMIN + 1][SCALE_MMAX + 1] = {
+  SCALE_ROW (2), SCALE_ROW (3), SCALE_ROW (4), SCALE_ROW (5), SCALE_ROW (6), SCALE_ROW (7),
+  SCALE_ROW (8), SCALE_ROW (9), SCALE_ROW (10), SCALE_ROW (11), SCALE_ROW (12), SCALE_ROW (13),
+  SCALE_ROW (14), SCALE_ROW (15)
+};
+
+const mx_format *
+mx_format_scale (unsigned ebits, unsigned mbits)
+{
+  if (ebits < SCALE_KMIN || ebits > SCALE_KMAX || mbits > SCALE_MMAX)
+    return NULL;
+  /* the built-in rows are the same formats under their own names */
+  for (int i = 0; i < MX_FORMAT_COUNT; i++)
+    if (table[i].role == MX_ROLE_SCALE && table[i].ebits == ebits && table[i].mbits == mbits)
+      return &table[i];
+  return &scales[ebits - SCALE_KMIN][mbits];
+}
+
 const mx_format *
 mx_format_by_name (const char *name)
 {
   for (int i = 0; name && i < MX_FORMAT_COUNT; i++)
     if (strcmp (name, table[i].name) == 0 || strcmp (name, table[i].alias) == 0)
       return &table[i];
+  for (int k = SCALE_KMIN; name && k <= SCALE_KMAX; k++)
+    for (int m = 0; m <= SCALE_MMAX; m++)
+      if (strcmp (name, scales[k - SCALE_KMIN][m].name) == 0)
+        return mx_format_scale ((unsigned) k, (unsigned) m);
   return NULL;
 }
 

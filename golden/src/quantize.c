@@ -252,7 +252,9 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
     }
   else if (linear)
     {
-      /* Linear scale (NVFP4 style, global scale 1): S = RNE_sat(amax / max_elem). */
+      /* Linear scale (NVFP4 style, global scale 1): S = amax / max_elem rounded into the scale
+       * format by scale-round, saturating.  The quotient is rounded to odd first (div_odd), so
+       * the second rounding is that of the exact quotient. */
       mx__tmp tq, tm;
       mpfr_ptr q = mx__tmp_init (&tq, MX__TMP_BITS), m = mx__tmp_init (&tm, 64);
       mx__decode (m, elem, elem->max_mag);
@@ -261,7 +263,10 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       mx_policy sp = *pol;
       sp.overflow = MX_OVERFLOW_SAT;
       sp.zero_sign = MX_ZERO_SIGN_POSITIVE;
-      mx__encode (scale, NULL, sfmt, q, 0, &sp, MX_RNE);
+      static const mx_rounding srnd[] = { [MX_SCALE_ROUND_RNE] = MX_RNE,
+                                          [MX_SCALE_ROUND_UP] = MX_RUP,
+                                          [MX_SCALE_ROUND_DOWN] = MX_RDN };
+      mx__encode (scale, NULL, sfmt, q, 0, &sp, srnd[pol->scale_round]);
       mx__decode (S, sfmt, *scale);
       e = 0;
     }

@@ -5,6 +5,7 @@ C library itself; nothing is restated by hand.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Union
 
 import numpy as np
@@ -51,7 +52,9 @@ class Format:
                          _SPECIALS[special], emin, emax, max_mag)):
             object.__setattr__(self, k, v)
         if self.id == _core.FORMAT_COUNT:
-            object.__setattr__(self, "name", f"custom-e{ebits}m{mbits}")
+            # the EkMm scale formats have names of their own (mx_format_scale)
+            object.__setattr__(self, "name", f"e{ebits}m{mbits}" if self.role == "scale"
+                               else f"custom-e{ebits}m{mbits}")
 
     def __setattr__(self, k, v):
         raise AttributeError("Format is immutable")
@@ -165,25 +168,27 @@ def format(exp_bits: int, man_bits: int, *, bias: int | None = None,
 
 
 def scale_format(exp_bits: int, man_bits: int = 0) -> Format:
-    """A shared-scale format: EkM0 powers of two (``scale_format(8)`` is E8M0, bias
-    2^(k-1) - 1, all-ones NaN), or UE4M3 (``scale_format(4, 3)``, the NVFP4 scale).
+    """The unsigned shared-scale format EkMm (pychop's ``scale_exp_bits``/``scale_sig_bits``),
+    bias 2^(k-1) - 1.  ``man_bits=0``: powers of two with E8M0's rules (``scale_format(8)`` is
+    E8M0; all-ones NaN, no zero).  ``man_bits > 0``: a linear scale with UE4M3's rules
+    (``scale_format(4, 3)`` is UE4M3; only the all-ones code is NaN), rounded from amax / max by
+    the ``scale-round`` policy (docs/semantics.md, "Custom scales").
 
     >>> mxgold.scale_format(8)
     Format('e8m0')
     >>> float(mxgold.scale_format(5).max)
     32768.0
+    >>> s = mxgold.scale_format(8, 1)
+    >>> s.name, s.bits, float(s.max)     # 2^128: only the all-ones code is NaN
+    ('e8m1', 9, 3.402823669209385e+38)
     """
     _check_int(exp_bits, "exp_bits", 2, 15)
-    _check_int(man_bits, "man_bits", 0, 52)
-    if man_bits == 0:
-        if exp_bits == 8:
-            return _BUILTIN["e8m0"]
-        return Format((_core.FORMAT_COUNT, 0, exp_bits, 0, (1 << (exp_bits - 1)) - 1,
-                       _SPECIALS.index("pow2"), _ROLES.index("scale")))
-    if (exp_bits, man_bits) == (4, 3):
-        return _BUILTIN["ue4m3"]
-    raise ValueError(f"scale format e{exp_bits}m{man_bits}: scales with mantissa bits are "
-                     "E8M0-style powers of two or ue4m3 in this version")
+    _check_int(man_bits, "man_bits", 0, 7)
+    for f in _BUILTIN.values():
+        if f.role == "scale" and (f.ebits, f.mbits) == (exp_bits, man_bits):
+            return f
+    return Format((_core.FORMAT_COUNT, 0, exp_bits, man_bits, (1 << (exp_bits - 1)) - 1,
+                   _SPECIALS.index("fn" if man_bits else "pow2"), _ROLES.index("scale")))
 
 
 def codes_array(codes, fmt: Format, what: str) -> np.ndarray:
@@ -207,6 +212,12 @@ def resolve_format(f: FormatLike, role: str, what: str) -> Format:
     """A Format from a name, a Format or an (exp_bits, man_bits) tuple, checked for its role."""
     if isinstance(f, str):
         fmt = Format.get(f) if f in _names.FORMATS or f in _ALIASES else None
+        km = re.fullmatch(r"e([0-9]+)m([0-9]+)", f)
+        if fmt is None and role == "scale" and km:
+            try:
+                fmt = scale_format(int(km[1]), int(km[2]))
+            except ValueError as e:
+                raise ValueError(f"{what}={f!r}: {e}") from None
         if fmt is None:
             accepted = [n for n, d in _names.FORMATS.items() if d["role"] == role]
             raise ValueError(f"{what}={f!r} is not a format name; accepted: "

@@ -38,6 +38,7 @@ POLICY_FIELDS = {
     "scale-div": (["exact", "input"], "exact", "the quotient V_i / X of an element and its power-of-two scale, before the element rounding"),
     "sr-frac": (["trunc", "rne", "tto", "up"], "trunc", "how sr reduces the discarded fraction f (in units of the last kept bit) to R bits before adding the random bits"),
     "scale-bump": (["none", "once"], "none", "a finite element whose rounded magnitude exceeds max finite, once the block's scale is chosen"),
+    "scale-round": (["rne", "up", "down"], "rne", "a linear scale (UE4M3, EkMm with m > 0): how amax / max_elem, the least scale under which no element overflows, is rounded into the scale format (saturating)"),
     "scale-min": ((0, 254, 16), 0, "the smallest code a power-of-two scale may take: a smaller shared exponent is clamped to it (00: 2^-127; Quark MXINT8 07: 2^-120)"),
     "zero-scale": ((0, 255, 16), 0, "scale code of a block whose amax is 0 (00: 2^-127); must fit the scale format"),
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),

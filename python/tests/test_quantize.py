@@ -143,6 +143,33 @@ def test_custom_formats_equal_builtin_ones():
     assert q.scales.max() <= 31
 
 
+def test_ekmm_scales():
+    x = np.float32([[1.0, 2.0, -3.0, 0.125]])
+    # E8M1 (bias 127; code = exponent field << 1 | mantissa bit): amax / max = 3 / 6 = 0.5 =
+    # 2^-1, code 126 << 1 = 0xFC;
+    # elements 1/0.5 = 2 (0x4), 4 (0x6), -6 (0xF), 0.25 a tie between 0 and 0.5: RNE gives +0
+    q = mxgold.quantize(x, "e2m1", block=4, scale_format="e8m1")
+    assert q.scales.tolist() == [[0xFC]] and q.codes.tolist() == [[0x4, 0x6, 0xF, 0x0]]
+    assert q.scale_format == mxgold.scale_format(8, 1) and q.scale_format.name == "e8m1"
+    # amax 5: 5/6 = 0.8333 lies between E8M1's 0.75 (0xFD) and 1.0 (0xFE), nearer 0.75: rne and
+    # down give 0.75, under which 5 / 0.75 = 6.67 saturates to 6 (0x7); up gives 1.0, and 5 is
+    # the tie between 4 (0x6) and 6 (0x7): RNE takes the even mantissa, 4
+    y = np.float32([[5.0, 0.0, 0.0, 0.0]])
+    for rnd, sc, c0 in (("rne", 0xFD, 0x7), ("up", 0xFE, 0x6), ("down", 0xFD, 0x7)):
+        q = mxgold.quantize(y, "e2m1", block=4, scale_format=(8, 1),
+                            scale_round=rnd)
+        assert q.scales.tolist() == [[sc]] and q.codes.tolist()[0][0] == c0, rnd
+    # amax 4.4: 4.4/6 = 0.733 rounds to 0.75 (0xFD) by rne and up, to 0.5 (0xFC, the E8M1 value
+    # below 0.75) by down: 4.4/0.75 = 5.87 rounds to 6, 4.4/0.5 = 8.8 saturates to 6
+    z = np.float32([[4.4, 0.0, 0.0, 0.0]])
+    for rnd, sc in (("rne", 0xFD), ("up", 0xFD), ("down", 0xFC)):
+        q = mxgold.quantize(z, "e2m1", block=4, scale_format="e8m1",
+                            scale_round=rnd)
+        assert q.scales.tolist() == [[sc]] and q.codes.tolist()[0][0] == 0x7, rnd
+    with pytest.raises(ValueError, match=r"scale_format='e16m0': exp_bits=16 is out of range 2\.\.15"):
+        mxgold.quantize(x, "e2m1", block=4, scale_format="e16m0")
+
+
 def test_empty_and_tiny_inputs():
     q = mxgold.quantize(np.zeros((3, 0), np.float32), "e4m3")
     assert q.codes.shape == (3, 0) and q.scales.shape == (3, 0)

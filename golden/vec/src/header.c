@@ -493,7 +493,7 @@ mxv_header_validate (const mxv_header *h, char *err, size_t en)
     BAD (h->op == MXV_DECODE ? "decode lists every code: '%s' has more than 16 bits"
                              : "'%s' is not an element format", h->elem->name);
   if (h->scale->role != MX_ROLE_SCALE)
-    BAD ("'%s' is not a scale format (e8m0 ue4m3)", h->scale->name);
+    BAD ("'%s' is not a scale format (e8m0 ue4m3 eKmM)", h->scale->name);
   if (h->in->role != MX_ROLE_IEEE || h->out->role != MX_ROLE_IEEE)
     BAD ("input and output are fp32 bf16 fp16 or fp64, not '%s'",
          (h->in->role != MX_ROLE_IEEE ? h->in : h->out)->name);
