@@ -124,6 +124,11 @@ rm -rf "$t"
 $bin --help | grep -q "^Usage: mxgold" && ok || ko "--help"
 $bin --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
 [ "$($bin formats | wc -l)" = 13 ] && ok || ko "formats lists 12"
+# bits per element: 4 + 8/32, NVFP4 4 + 8/16 (UE4M3 stored in a byte), BFP16 8 + 8/8, E8M1 in 2 bytes
+[ "$($bin formats | awk '$1 == "e2m1" { print $NF }')" = 4.25 ] && ok || ko "formats: e2m1 4.25 bits/elem"
+[ "$($bin formats --block 16 --scale-format ue4m3 | awk '$1 == "e2m1" { print $NF }')" = 4.5 ] && ok || ko "formats: nvfp4 4.5 bits/elem"
+[ "$($bin formats --block 8 | awk '$1 == "int8" { print $NF }')" = 9 ] && ok || ko "formats: bfp16 9 bits/elem"
+[ "$($bin formats --scale-format e8m1 | awk '$1 == "e4m3" { print $NF }')" = 8.5 ] && ok || ko "formats: e8m1 scale 8.5 bits/elem"
 n_prof=$(grep -c '^MX_PROFILE(' "$(dirname "$0")/../golden/include/mx/profiles.def")
 [ "$($bin profiles | grep -c '^[a-z]')" = "$n_prof" ] && ok || ko "profiles lists every profiles.def row ($n_prof)"
 # every command has its own --help (its options and no others) and a man page form
