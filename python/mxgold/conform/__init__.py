@@ -70,6 +70,7 @@ class Mode:
     note      what the comparison leaves out, if anything (shown in the matrix)
     options   the adapter's own settings of the mode
     share     the fraction of --random and --probe this mode runs (a slow per-element path)
+    scale_format  the scale format of the mode's blocks (an EkM0 name such as "e5m0"; block kind)
     """
 
     kind: str
@@ -86,6 +87,7 @@ class Mode:
     note: str = ""
     options: dict = dataclasses.field(default_factory=dict)
     share: float = 1.0  # of the run's counts this mode takes (per-element Python paths: less)
+    scale_format: str = "e8m0"
 
     def label(self) -> str:
         return self.name

@@ -20,7 +20,6 @@ import mxgold
 from . import Mode, NotRunnable, adapter
 from . import _inputs
 
-NAN_SCALE = 0xFF  # E8M0
 
 
 def package_version(dist: str) -> str | None:
@@ -51,9 +50,10 @@ def _value_str(x: np.ndarray, i) -> str:
     return f"{_hex(b, x.dtype.itemsize * 8)} ({float(x[i])!r})"
 
 
-def _gold_block(fmt: str, x: np.ndarray, rb, profile: str, policy: dict, rounding):
+def _gold_block(fmt: str, x: np.ndarray, rb, profile: str, policy: dict, rounding,
+                scale_format: str = "e8m0"):
     return mxgold.quantize(x, fmt, block=x.shape[1], profile=profile, rounding=rounding,
-                           random_bits=rb, engine="exact", **policy)
+                           random_bits=rb, engine="exact", scale_format=scale_format, **policy)
 
 
 def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]:
@@ -78,7 +78,8 @@ def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]
     lc = np.asarray(codes, np.int64).reshape(nb, k)
     gs = q.scales.reshape(nb).astype(np.int64)
     gc = q.codes.reshape(nb, k).astype(np.int64)
-    both_nan = (ls == NAN_SCALE) & (gs == NAN_SCALE)
+    nan_scale = (1 << q.scale_format.bits) - 1  # the all-ones code: NaN in every EkMm
+    both_nan = (ls == nan_scale) & (gs == nan_scale)
     ediff = (lc != gc) & ~both_nan[:, None]
     bad = (ls != gs) | ediff.any(axis=1)
     fbits = mxgold.Format.get(fmt).bits
@@ -173,9 +174,9 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
                     ocp = _gold_cast(fmt, x, None, "ocp", {}, None)
                     obad, odescribe = _cmp_cast(fmt, x, lib, ocp)
                 else:
-                    q = _gold_block(fmt, x, rb, prof, pol, mode.rounding)
+                    q = _gold_block(fmt, x, rb, prof, pol, mode.rounding, mode.scale_format)
                     bad, describe = _cmp_block(mode, fmt, x, lib, q)
-                    qo = _gold_block(fmt, x, None, "ocp", {}, None)
+                    qo = _gold_block(fmt, x, None, "ocp", {}, None, mode.scale_format)
                     obad, odescribe = _cmp_block(mode, fmt, x, lib, qo)
                 c.n = int(bad.size)
                 n_items += c.n
@@ -229,7 +230,7 @@ def run_adapter(name: str, *, seed: int, n_random: int, n_probe: int,
                              "kind": mode.kind, "formats": list(mode.formats),
                              "inputs": list(mode.inputs), "output": mode.output,
                              "rounding": mode.rounding, "policy": mode.policy,
-                             "note": mode.note}
+                             "scale_format": mode.scale_format, "note": mode.note}
         t0 = time.monotonic()
         try:
             r = run_mode(ad, mode, seed=seed, n_random=n_random, n_probe=n_probe,

@@ -19,7 +19,8 @@ NAME = "pychop"
 PACKAGE = "pychop"
 TESTED = "0.6.2"
 LIGHT = True
-MAPPING = ("each block's shared_scale (2**e) gives the E8M0 code e+127 (NaN gives 0xFF); each "
+MAPPING = ("each block's shared_scale (2**e) gives the E8M0 code e+127 (NaN gives 0xFF; EkM0 "
+           "under scale_exp_bits=k: e + 2^(k-1) - 1); each "
            "quantized element value (float32) is looked up in the format's code table; a NaN "
            "value (pychop writes np.nan, whose sign carries nothing) maps to the format's NaN "
            "code of the input's sign, and has no code in FP6/FP4/INT8")
@@ -31,6 +32,8 @@ _PATH = ("pychop.MXTensor(x, format, block_size=32, backend='numpy') -> "
          "pychop/np/mx_formats.py MXTensor_ -> MXBlock_._quantize; ._impl.blocks read back")
 
 NO_CODE = 0x100  # a value or scale with no code in the format (never equal to a real code)
+# 2**e is a nonzero finite value of the dtype for lo <= e <= hi (subnormals included)
+_DTYPE_EXP = {"fp16": (-24, 15), "bf16": (-133, 127), "fp32": (-149, 127), "fp64": (-1074, 1023)}
 
 # pychop's scale is floor(np.log2(amax)) in the input's dtype: one profile, "pychop", with
 # scale-rule floor-log2-input, for every input; each dtype is a mode of its own.
@@ -60,6 +63,15 @@ def modes() -> list[Mode]:
         f = tuple(f for f in fm if _inputs_ok(f, inp))
         out.append(Mode(kind="block", name=f"np-{inp}", path=_PATH, profile="pychop",
                         formats=f, inputs=(inp,), note=_NOTE[inp]))
+    # scale_exp_bits: an EkM0 scale, its exponent clipped to [-bias, 2^k - 2 - bias] at both
+    # ends (scale-overflow clamp); E5M0 clips FP32 blocks often, E10M0 reaches below 2^-127
+    for k in (5, 10):
+        out.append(Mode(kind="block", name=f"np-fp32-e{k}m0",
+                        path=_PATH.replace("block_size=32", f"block_size=32, scale_exp_bits={k}"),
+                        profile="pychop", formats=fm, inputs=("fp32",),
+                        policy={"scale_overflow": "clamp"}, scale_format=f"e{k}m0",
+                        options={"scale_exp_bits": k}, share=0.5,
+                        note=f"scale_exp_bits={k}: shared exponent clipped to the E{k}M0 range"))
     return out
 
 
@@ -106,27 +118,32 @@ def _codes(fmt: str, vals: np.ndarray, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _scale_code(s) -> int:
+def _scale_code(s, k: int = 8) -> int:
+    """The EkM0 code of the power of two s (bias 2^(k-1) - 1), NaN the all-ones code."""
+    bias = (1 << (k - 1)) - 1
     s = float(s)
     if math.isnan(s):
-        return 0xFF
+        return (1 << k) - 1
     if not (s > 0 and math.isfinite(s)):
         return NO_CODE
     m, e = math.frexp(s)
-    if m != 0.5 or not -127 <= e - 1 <= 127:
+    if m != 0.5 or not -bias <= e - 1 <= bias:
         return NO_CODE
-    return e - 1 + 127
+    return e - 1 + bias
 
 
 def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
     import pychop
 
     nb, k = x.shape
+    sk = mode.options.get("scale_exp_bits", 8)
+    kw = {"scale_exp_bits": sk} if "scale_exp_bits" in mode.options else {}
     with np.errstate(all="ignore"):
-        t = pychop.MXTensor(x.reshape(-1), format=_NAMES[fmt], block_size=k, backend="numpy")
+        t = pychop.MXTensor(x.reshape(-1), format=_NAMES[fmt], block_size=k, backend="numpy",
+                            **kw)
     blocks = t._impl.blocks
     assert len(blocks) == nb
-    scales = np.array([_scale_code(b.shared_scale) for b in blocks], np.int64)
+    scales = np.array([_scale_code(b.shared_scale, sk) for b in blocks], np.int64)
     vals = np.stack([np.asarray(b.quantized_elements) for b in blocks])
     return scales, _codes(fmt, vals, x)
 
@@ -150,18 +167,23 @@ def exception(mode, fmt, inp, cls, x_row, described):
     isn = np.isnan(x)
     sc = described.get("scale", {})
     has_nan_code = mxgold.Format.get(fmt).special in ("ieee", "fn")
-    if isn.all() and sc.get("lib") == "0xff":
-        return ("every element NaN: np.nanmax gives NaN, so shared_scale = 2**NaN (scale 0xFF); "
-                "a NaN is otherwise left out of amax")
+    sk = mode.options.get("scale_exp_bits", 8)
+    bias, nan_scale = (1 << (sk - 1)) - 1, (1 << sk) - 1
+    if isn.all() and sc.get("lib") == hex(nan_scale):
+        return (f"every element NaN: np.nanmax gives NaN, so shared_scale = 2**NaN (scale "
+                f"{nan_scale:#x}); a NaN is otherwise left out of amax")
+    # pychop forms 2**e in the input's dtype, or divides the block by a Python float that NumPy
+    # casts to it: a scale beyond that dtype's range (FP16 always can; FP32 under E10M0) is 0 or
+    # Inf there
+    lo, hi = _DTYPE_EXP[inp]
+    e_gold = int(sc["mxgold"], 16) - bias if sc.get("mxgold") else None
+    if e_gold is not None and sc.get("lib") == hex(NO_CODE) and not lo <= e_gold <= hi:
+        return (f"{inp} input: shared_scale = 2.0**e is computed in {inp}, so 2**{e_gold} "
+                f"becomes 0 (e < {lo}) or Inf (e > {hi})")
     if isn.any() and np.all(x[~isn] == 0) and sc.get("lib") == "0x00" and _elements_all(
             described, lambda e: math.isnan(_in_value(e)) and e["lib"] == "0x00"):
         return ("NaN among zeros only: amax is 0, and the zero-block path writes +0 for every "
                 "element, NaN included")
-    if inp == "fp16" and sc.get("lib") == hex(NO_CODE):
-        e = int(sc["mxgold"], 16) - 127
-        if e < -24 or e > 15:
-            return (f"fp16 input: shared_scale = 2.0**e is computed in float16, so 2**{e} "
-                    "becomes 0 (e < -24) or Inf (e > 15)")
     why = set()
 
     def explained(e):
@@ -171,9 +193,11 @@ def exception(mode, fmt, inp, cls, x_row, described):
                     "(no code; its fake-quantized output is NaN)")
             return True
         nan_codes = (NO_CODE,) + (_table(fmt)[2] or ())
-        if inp == "fp16" and math.isinf(v) and int(e["lib"], 16) in nan_codes:
-            why.add("fp16 input with an Inf: pychop divides the block by the Python float "
-                    "2.0**127, which NumPy casts to float16 Inf, so Inf/Inf gives a NaN element")
+        if math.isinf(v) and int(e["lib"], 16) in nan_codes and e_gold is not None \
+                and e_gold > hi:
+            why.add(f"{inp} input with an Inf: pychop divides the block by the Python float "
+                    f"2.0**{e_gold}, which NumPy casts to {inp} Inf, so Inf/Inf gives a NaN "
+                    "element")
             return True
         return False
     if sc.get("lib") == sc.get("mxgold") and _elements_all(described, explained):
