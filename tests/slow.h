@@ -53,6 +53,16 @@ s_val s_narrow_fp32 (s_val a);
 /* mx_cast's model: wide-input, subnormal flush, then s_encode; *t the ternary value */
 uint64_t s_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd,
                  uint32_t rbits, const mx_policy *pol, unsigned *flags);
+/* NVFP4 two-level scaling (slow_nvfp4.c; docs/semantics.md section 9): FP32 patterns in and out,
+ * the same contracts as mx_nvfp4_amax, mx_nvfp4_global_scale, mx_quantize_nvfp4 (returns the
+ * flags) and mx_dequantize_nvfp4 (RNE). */
+uint64_t s_nvfp4_amax (const mx_format *in, const uint64_t bits[], size_t n);
+uint64_t s_nvfp4_global_scale (uint64_t amax);
+unsigned s_quantize_nvfp4 (uint64_t scales[], uint64_t codes[], const mx_format *in,
+                           const uint64_t bits[], size_t rows, size_t cols, uint64_t amax,
+                           int tile_2d, const uint32_t rbits[], mx_rounding rnd);
+unsigned s_dequantize_nvfp4 (uint64_t out[], const mx_format *of, const uint64_t scales[],
+                             const uint64_t codes[], size_t rows, size_t cols, uint64_t amax);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

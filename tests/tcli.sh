@@ -132,10 +132,17 @@ $bin --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
 n_prof=$(grep -c '^MX_PROFILE(' "$(dirname "$0")/../golden/include/mx/profiles.def")
 [ "$($bin profiles | grep -c '^[a-z]')" = "$n_prof" ] && ok || ko "profiles lists every profiles.def row ($n_prof)"
 # every command has its own --help (its options and no others) and a man page form
-for c in quantize dequantize cast dot gemm gen verify formats profiles; do
+for c in quantize dequantize cast dot gemm gen verify nvfp4 formats profiles; do
   $bin $c --help | grep -q "^Usage: mxgold $c" && ok || ko "$c --help"
   $bin $c --help-man | grep -q '^\.TH MXGOLD-'"$c" && ok || ko "$c --help-man"
 done
+# nvfp4, worked out by hand (docs/semantics.md section 9): amax 7 (40E00000), S_enc =
+# fl32(2688/7) = 384 (43C00000); k = fl32(384 * fl32(1/6)) = 64 exactly; S_dec_b = 7 * 64 = 448:
+# scale 7E, exact.  rcp = fl32(1 / fl32(448 * fl32(1/384))) = 0.85714281; x * rcp: 6 -> 5.14 -> 6
+# (07), 3 -> 2.57 -> 3 (05), -1.5 -> -1.29 -> -1.5 (0B), .25 -> .21 -> 0, .75 -> .64 -> .5 (01),
+# 5 -> 4.29 -> 4 (06), -7 -> -5.9999995 -> -6 (0F); inexact (01).
+in="40C00000 40400000 BFC00000 3E800000 3F400000 40A00000 C0E00000$(printf ' 00000000%.0s' $(seq 9))\n"
+expect_out nvfp4-hand "40E00000 43C00000 7E 07 05 0B 00 01 06 0F 00 00 00 00 00 00 00 00 00 01" $bin nvfp4 --flags
 $bin quantize --help | grep -q -- "--to" && ko "quantize --help lists --to" || ok
 $bin cast --help | grep -q -- "--scale-rule" && ko "cast --help lists --scale-rule" || ok
 echo "tcli: $pass passed, $fail failed"

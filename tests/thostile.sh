@@ -128,5 +128,20 @@ if ! ldd "$dir/mxgold" 2>/dev/null | grep -q asan && [ -z "${MX_RUN:-}" ]; then
     && [ "$(grep -m1 '^# cases:' "$t/n400k.mxv")" = "# cases: 400358" ] && ok || ko "gen -n 400000 within 128 MiB of address space"
   rm -f "$t/n400k.mxv"
 fi
+# nvfp4: every size, format and rounding checked before use; malformed lines stop with stdin:LINE
+z=$(printf '00000000 %.0s' $(seq 16)); z=${z% }
+expect nvfp4-cols-24 2 "cols wants a multiple of 16, not 24" $bin nvfp4 --cols 24
+expect nvfp4-cols-0 2 "cols wants an integer 16..4096, not '0'" $bin nvfp4 --cols 0
+expect nvfp4-cols-2^64 2 "cols wants an integer 16..4096, not '18446744073709551616'" $bin nvfp4 --cols 18446744073709551616
+expect nvfp4-fp64 2 "input wants fp32, bf16 or fp16" $bin nvfp4 --input fp64
+expect nvfp4-rtz 2 "rounding wants rne or sr" $bin nvfp4 --rounding rtz
+expect nvfp4-sr-bits 2 "rounding sr needs --random-bits" $bin nvfp4 --rounding sr
+expect nvfp4-policy 2 "'--overflow' is not an option of nvfp4" $bin nvfp4 --overflow ovf
+printf '00000000\n' | $bin nvfp4 > /dev/null 2> "$t/err"; rc=$?
+[ $rc = 2 ] && grep -q "^stdin:1: expected 16 hex words" "$t/err" && ok || ko "nvfp4 short line: rc $rc"
+printf '%s\n%s 1FFFFFFFF\n' "$z" "${z% 00000000}" | $bin nvfp4 > "$t/out" 2> "$t/err"; rc=$?
+[ $rc = 2 ] && grep -q "^stdin:2: word 16 '1FFFFFFFF' is not a bit pattern" "$t/err" && [ "$(wc -l < "$t/out")" = 1 ] && ok || ko "nvfp4 bad word: rc $rc"
+printf '%s\n' "$z" | $bin nvfp4 --input bf16 > /dev/null 2> "$t/err"; rc=$?
+[ $rc = 2 ] && grep -q "exactly 4 digits" "$t/err" && ok || ko "nvfp4 bf16 wants 4 digits: rc $rc"
 echo "thostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -18,7 +18,7 @@ enum
   O_TC_GROUP, O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN, O_TC_SP, O_TC_DENORM, O_GEMM_M,
   O_GEMM_N, O_GEMM_K, O_OP, O_LEVEL, O_NRANDOM, O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING,
   O_QUIET, O_OUTPUT, O_VECTORS, O_RESULTS, O_ERRORS, O_CHECK_NANS, O_CHECK_ZERO_SIGN,
-  O_IGNORE_FLAGS, O_STRICT,
+  O_IGNORE_FLAGS, O_STRICT, O_COLS,
   O_POLICY,
   O_COUNT = O_POLICY + 1 + MX_POLICY_FIELD_COUNT
 };
@@ -50,7 +50,7 @@ typedef struct
 int mxgold_main (int argc, char **argv);
 
 extern const cli_command cli_quantize, cli_dequantize, cli_cast, cli_dot, cli_gemm, cli_gen,
-  cli_verify, cli_formats, cli_profiles;
+  cli_verify, cli_formats, cli_profiles, cli_nvfp4;
 
 /* options.c: parse argv (argv[0] is the command) into a; exits on --help, --help-man and on
  * usage errors. */

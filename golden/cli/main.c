@@ -7,7 +7,7 @@
 
 static const cli_command *const commands[] = {
   &cli_quantize, &cli_dequantize, &cli_cast, &cli_dot, &cli_gemm, &cli_gen, &cli_verify,
-  &cli_formats, &cli_profiles,
+  &cli_nvfp4, &cli_formats, &cli_profiles,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

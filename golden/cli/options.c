@@ -70,6 +70,7 @@ static const opt table[] = {
   { O_CHECK_ZERO_SIGN, "check-zero-sign", 0, NULL, "the sign of zero must match too", V_NONE, NULL },
   { O_IGNORE_FLAGS, "ignore-flags", 0, NULL, "do not compare the flags", V_NONE, NULL },
   { O_STRICT, "strict", 0, NULL, "every bit counts, element codes under a NaN scale included", V_NONE, NULL },
+  { O_COLS, "cols", 0, "N", "values per line (one tensor row), a multiple of 16, 16..4096", V_NONE, "16" },
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

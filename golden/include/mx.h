@@ -201,6 +201,51 @@ int mx_requantize (uint64_t *scale_out, uint64_t codes_out[], unsigned *flags,
                    const mx_format *scale_fmt_in, size_t k, const uint32_t rbits[],
                    const mx_policy *pol, mx_rounding rnd);
 
+/*------------------------------------------------------------------ NVFP4 -*/
+/* NVFP4 two-level scaling as NVIDIA TransformerEngine computes it (docs/semantics.md section 9):
+ * E2M1 element codes, one UE4M3 decode scale per 16 elements of a row (or per 16x16 tile), and
+ * an FP32 tensor amax that gives the encode scale S_enc.  Every step is an FP32 operation
+ * (RNE, gradual underflow, IEEE overflow) modelled exactly; FP32 values travel as bit patterns.
+ * Tensors are rows x cols, row-major; cols must be a multiple of MX_NVFP4_BLOCK. */
+#define MX_NVFP4_BLOCK 16
+
+/* mx_nvfp4_amax -- *amax = the FP32 bits of max |x| over n inputs of format in (FP32, BF16 or
+ * FP16), NaNs ignored as fmaxf ignores them; +0 if there is no other value.  MX_EINVAL: bad
+ * format. */
+int mx_nvfp4_amax (uint64_t *amax, const mx_format *in, const uint64_t in_bits[], size_t n);
+
+/* mx_nvfp4_global_scale -- *s_enc = the FP32 bits of S_enc = fminf(fl32(448 * 6 / amax),
+ * FLT_MAX), or 1 where amax is 0 or that quotient is 0 (amax Inf); a NaN amax gives FLT_MAX.
+ * MX_EINVAL: amax has its sign bit set. */
+int mx_nvfp4_global_scale (uint64_t *s_enc, uint64_t amax);
+
+/* mx_quantize_nvfp4 -- a rows x cols tensor (format in: FP32, BF16 or FP16) to E2M1 codes
+ * (rows x cols) and UE4M3 scales (rows x cols/16: the scale of row r, block j at r*cols/16 + j;
+ * with tile_2d every row of a 16x16 tile holds the tile's scale, and a last tile may have fewer
+ * than 16 rows).  amax: FP32 bits of the tensor amax (mx_nvfp4_amax of the same tensor, as TE
+ * computes it, or a calibrated one).  Per block, with S_enc from mx_nvfp4_global_scale:
+ *   S_dec_b = fl32(block_amax * fl32(S_enc * fl32(1/6)))    block_amax: max |x|, NaNs ignored
+ *   scale   = UE4M3(S_dec_b), RNE, saturating (Inf and beyond 448 give 448)
+ *   rcp     = fminf(fl32(1 / fl32(scale * fl32(fl64(1 / S_enc)))), FLT_MAX)   (1/0 = Inf)
+ *   code_i  = E2M1(fl32(x_i * rcp)): MX_RNE, or MX_SR with the low 8 bits of rbits[i] (one word
+ *             per element, row-major); saturating, NaN gives +6 (0x7).
+ * *flags: MX_FLAG_INVALID (a NaN input), MX_FLAG_OVERFLOW (an element or a scale saturated),
+ * MX_FLAG_INEXACT (an element or a scale conversion was inexact).
+ * MX_EINVAL: bad format, rows or cols 0, cols not a multiple of 16, size overflow, amax with the
+ * sign bit set, rnd not MX_RNE or MX_SR, MX_SR without rbits. */
+int mx_quantize_nvfp4 (uint64_t scales[], uint64_t codes[], unsigned *flags, const mx_format *in,
+                       const uint64_t in_bits[], size_t rows, size_t cols, uint64_t amax,
+                       int tile_2d, const uint32_t rbits[], mx_rounding rnd);
+
+/* mx_dequantize_nvfp4 -- E2M1 codes and UE4M3 scales (layout as mx_quantize_nvfp4) back to
+ * format out (FP32, BF16 or FP16), as TE's dequantize kernel does it, with the tensor amax:
+ *   f     = fl32(fl32(scale * amax) * fl32(1 / 2688))
+ *   out_i = out(fl32(x_i * f))      rounded by rnd, which must be MX_RNE; IEEE overflow
+ * *flags: the OR of the flags of the last two roundings.  MX_EINVAL: bad format, sizes, rnd. */
+int mx_dequantize_nvfp4 (uint64_t out_bits[], unsigned *flags, const mx_format *out,
+                         const uint64_t scales[], const uint64_t codes[], size_t rows,
+                         size_t cols, uint64_t amax, mx_rounding rnd);
+
 /*---------------------------------------------------------------- packing -*/
 /* Packed bytes of k codes under packing p, or 0 if k is not a multiple of p's group. */
 size_t mx_packed_size (mx_packing p, size_t k);

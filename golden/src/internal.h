@@ -91,6 +91,14 @@ extern const mx_policy mx__ieee;
 /* x rounded to FP32 by RNE, as its bits, under IEEE 754 overflow (to Inf). */
 uint64_t mx__fp32_bits (mpfr_srcptr x);
 
+/* FP32 arithmetic (fp32.c): r = fl32(r), or fl32(a op b), RNE with gradual underflow and IEEE
+ * overflow; r needs precision >= 64 and ends holding the FP32 value (a NaN result: the positive
+ * quiet NaN).  Return the FP32 bits; *flags (may be NULL) gets the rounding's flags. */
+uint64_t mx__f32_round (mpfr_ptr r, unsigned *flags);
+uint64_t mx__f32_mul (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, unsigned *flags);
+uint64_t mx__f32_div (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, unsigned *flags);
+uint64_t mx__f32_add (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, unsigned *flags);
+
 /* The NaN code of f with the given sign, per pol->nan_elem where f has no NaN. */
 uint64_t mx__nan_code (const mx_format *f, int neg, const mx_policy *pol);
 
