@@ -53,6 +53,13 @@ s_val s_narrow_fp32 (s_val a);
 /* mx_cast's model: wide-input, subnormal flush, then s_encode; *t the ternary value */
 uint64_t s_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd,
                  uint32_t rbits, const mx_policy *pol, unsigned *flags);
+/* The shared-microexponent formats (slow_mxs.c): of d only k2, d2 and mbits are read. */
+unsigned s_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], const mx_mxs_desc *d,
+                         const mx_format *in, const uint64_t bits[], size_t k,
+                         const mx_policy *pol, mx_rounding rnd);
+unsigned s_dequantize_mxs (uint64_t out[], const mx_format *of, uint64_t scale,
+                           const uint8_t shifts[], const uint64_t codes[], const mx_mxs_desc *d,
+                           size_t k, mx_rounding rnd);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "internal.h"
 
-static const mx_format table[MX_FORMAT_COUNT] = {
+const mx_format mx__format_table[MX_FORMAT_COUNT] = {
 #define MX_FORMAT(id, nm, al, role, bits, sign, eb, mb, bias, sp)                              \
   { nm, al, MX_ROLE_##role, bits, sign, eb, mb, bias, MX_SPECIAL_##sp, MX_##id,              \
     MX_FMT_EMIN (bias, MX_SPECIAL_##sp), MX_FMT_EMAX (eb, bias, MX_SPECIAL_##sp),            \
@@ -15,15 +15,16 @@ static const mx_format table[MX_FORMAT_COUNT] = {
 const mx_format *
 mx_format_get (mx_format_id id)
 {
-  return (unsigned) id < MX_FORMAT_COUNT ? &table[id] : NULL;
+  return (unsigned) id < MX_FORMAT_COUNT ? &mx__format_table[id] : NULL;
 }
 
 const mx_format *
 mx_format_by_name (const char *name)
 {
   for (int i = 0; name && i < MX_FORMAT_COUNT; i++)
-    if (strcmp (name, table[i].name) == 0 || strcmp (name, table[i].alias) == 0)
-      return &table[i];
+    if (strcmp (name, mx__format_table[i].name) == 0
+        || strcmp (name, mx__format_table[i].alias) == 0)
+      return &mx__format_table[i];
   return NULL;
 }
 
