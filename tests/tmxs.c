@@ -339,9 +339,16 @@ any_policy (rng *r)
   return p;
 }
 
+/* What the random blocks reached, so that a generator that drifts away from the boundaries
+ * fails: mixed shifts, NaN scales, saturation, tiny elements, clamped scales, zero blocks. */
+enum { C_MIXED, C_NAN, C_OVF, C_UFL, C_CLAMP, C_ZERO, C_COUNT };
+static const char *const c_names[C_COUNT] = { "mixed shifts", "NaN scale", "saturated",
+                                              "underflow", "scale clamped", "zero block" };
+
 static void
 random_blocks (mx_mxs_format fmt, long n)
 {
+  long seen[C_COUNT] = { 0 };
   const mx_mxs_desc *d = mx_mxs_get (fmt);
   rng r = { test_seed () ^ (0x3A5ull + (uint64_t) fmt) };
   static const mx_format_id ins[] = { MX_FP32, MX_FP32, MX_FP32, MX_FP32, MX_FP32, MX_FP32,
@@ -362,6 +369,17 @@ random_blocks (mx_mxs_format fmt, long n)
       int bad = rc != MX_OK || sc[0] != sc[1] || fl[0] != fl[1]
                 || memcmp (sh[0], sh[1], nsub) != 0 || memcmp (codes[0], codes[1], k * 8) != 0;
       checks++;
+      int any0 = 0, any1 = 0, zero = 1;
+      for (size_t j = 0; j < nsub; j++)
+        any0 |= sh[0][j] == 0, any1 |= sh[0][j] != 0;
+      for (size_t i = 0; i < k; i++)
+        zero &= (codes[0][i] & ((1ull << d->mbits) - 1)) == 0;
+      seen[C_MIXED] += any0 && any1;
+      seen[C_NAN] += sc[0] == 0xFF;
+      seen[C_OVF] += (fl[0] & MX_FLAG_OVERFLOW) != 0;
+      seen[C_UFL] += (fl[0] & MX_FLAG_UNDERFLOW) != 0;
+      seen[C_CLAMP] += (fl[0] & MX_FLAG_SCALE_CLAMPED) != 0;
+      seen[C_ZERO] += zero && sc[0] != 0xFF;
       if (!bad)
         {
           /* and back, into a random IEEE format and rounding */
@@ -395,6 +413,16 @@ random_blocks (mx_mxs_format fmt, long n)
           fputc ('\n', stderr);
         }
     }
+  for (int c = 0; c < C_COUNT && n >= 1000; c++)
+    {
+      CHECK (seen[c] * 1000 >= n, "%s: %ld of %ld blocks reached '%s'", d->name, seen[c], n,
+             c_names[c]);
+      checks++;
+    }
+  if (n >= 1000)
+    printf ("%s: %ld blocks; mixed shifts %ld, NaN scale %ld, saturated %ld, underflow %ld, "
+            "clamped %ld, zero %ld\n", d->name, n, seen[C_MIXED], seen[C_NAN], seen[C_OVF],
+            seen[C_UFL], seen[C_CLAMP], seen[C_ZERO]);
 }
 
 /*------------------------------------------------- exhaustive dequantize -*/
