@@ -63,6 +63,13 @@ unsigned s_quantize_nvfp4 (uint64_t scales[], uint64_t codes[], const mx_format 
                            int tile_2d, const uint32_t rbits[], mx_rounding rnd);
 unsigned s_dequantize_nvfp4 (uint64_t out[], const mx_format *of, const uint64_t scales[],
                              const uint64_t codes[], size_t rows, size_t cols, uint64_t amax);
+/* The shared-microexponent formats (slow_mxs.c): of d only k2, d2 and mbits are read. */
+unsigned s_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], const mx_mxs_desc *d,
+                         const mx_format *in, const uint64_t bits[], size_t k,
+                         const mx_policy *pol, mx_rounding rnd);
+unsigned s_dequantize_mxs (uint64_t out[], const mx_format *of, uint64_t scale,
+                           const uint8_t shifts[], const uint64_t codes[], const mx_mxs_desc *d,
+                           size_t k, mx_rounding rnd);
 /* Largest finite magnitude code, derived independently. */
 uint64_t s_max_mag (const mx_format *f);
 int s_emax (const mx_format *f);

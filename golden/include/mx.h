@@ -245,6 +245,44 @@ int mx_quantize_nvfp4 (uint64_t scales[], uint64_t codes[], unsigned *flags, con
 int mx_dequantize_nvfp4 (uint64_t out_bits[], unsigned *flags, const mx_format *out,
                          const uint64_t scales[], const uint64_t codes[], size_t rows,
                          size_t cols, uint64_t amax, mx_rounding rnd);
+/*----------------------------------------------- shared-microexponent formats -*/
+/* MX9, MX6, MX4 (mx/mxs.def; docs/semantics.md section 5b): a block of k1 elements under one
+ * E8M0 exponent E, cut into sub-blocks of k2 that each carry a d2-bit shift s (0 or 1 for the
+ * built-in rows).  Element i of sub-block j is (-1)^sign M 2^(1-m) 2^(E - s_j), M <= 2^m - 1.
+ * Its code is sign << m | M: a code of the element format elem, E1M(m-1) with bias 1 and no
+ * Inf or NaN, whose value is exactly (-1)^sign M 2^(1-m), so every mx_ operation on element
+ * codes (mx_decode, mx_cast, ...) applies to it. */
+typedef struct mx_mxs_desc {
+  const char *name;        /* "mx9" */
+  const char *aie;         /* the AIE-ML v2 vector type, "bfp16" */
+  const char *doc;
+  unsigned k1, k2, d2, mbits;
+  const mx_format *elem;   /* E1M(m-1), bias 1, no specials; not in formats.def */
+  const mx_format *scale;  /* E8M0 */
+} mx_mxs_desc;
+
+/* NULL if f is out of range. */
+const mx_mxs_desc *mx_mxs_get (mx_mxs_format f);
+/* The format of that name ("mx9"), or -1. */
+int mx_mxs_parse (const char *s);
+
+/* mx_quantize_mxs -- one block of k = k1 inputs (bit patterns of the IEEE format in) to an E8M0
+ * scale code, k/k2 sub-block shifts and k element codes.  *flags: the block's flags (may be
+ * NULL).  Policy fields that apply: nan-block, inf-block (nan, sat or zero), subnormals,
+ * zero-sign, nan-elem, scale-overflow, wide-input, scale-min, zero-scale.  MX_EINVAL: fmt out of
+ * range, in not an IEEE format, k != k1, rnd MX_SR, a policy field out of range, or one that has
+ * no MXS meaning set away from its default (scale-rule other than floor, scale-bump,
+ * min-scale-elem, scale-div, inf-block maxscale or pow128). */
+int mx_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], unsigned *flags,
+                     mx_mxs_format fmt, const mx_format *in, const uint64_t in_bits[], size_t k,
+                     const mx_policy *pol, mx_rounding rnd);
+
+/* mx_dequantize_mxs -- a block back to values in out (FP32 usually): each element's exact value
+ * rounded by rnd only where out cannot hold it, overflow as IEEE 754.  A NaN scale gives NaN
+ * everywhere.  MX_EINVAL: as mx_quantize_mxs, or a shift above 2^d2 - 1, or out not IEEE. */
+int mx_dequantize_mxs (uint64_t out_bits[], unsigned *flags, const mx_format *out,
+                       uint64_t scale, const uint8_t shifts[], const uint64_t codes[],
+                       mx_mxs_format fmt, size_t k, mx_rounding rnd);
 
 /*---------------------------------------------------------------- packing -*/
 /* Packed bytes of k codes under packing p, or 0 if k is not a multiple of p's group. */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "internal.h"
 
-static const mx_format table[MX_FORMAT_COUNT] = {
+const mx_format mx__format_table[MX_FORMAT_COUNT] = {
 #define MX_FORMAT(id, nm, al, role, bits, sign, eb, mb, bias, sp)                              \
   { nm, al, MX_ROLE_##role, bits, sign, eb, mb, bias, MX_SPECIAL_##sp, MX_##id,              \
     MX_FMT_EMIN (bias, MX_SPECIAL_##sp), MX_FMT_EMAX (eb, bias, MX_SPECIAL_##sp),            \
@@ -16,7 +16,7 @@ static const mx_format table[MX_FORMAT_COUNT] = {
 const mx_format *
 mx_format_get (mx_format_id id)
 {
-  return (unsigned) id < MX_FORMAT_COUNT ? &table[id] : NULL;
+  return (unsigned) id < MX_FORMAT_COUNT ? &mx__format_table[id] : NULL;
 }
 
 /* The unsigned scale formats EkMm, k = 2..15 exponent bits, m = 0..7 mantissa bits, bias
@@ -46,8 +46,9 @@ mx_format_scale (unsigned ebits, unsigned mbits)
     return NULL;
   /* the built-in rows are the same formats under their own names */
   for (int i = 0; i < MX_FORMAT_COUNT; i++)
-    if (table[i].role == MX_ROLE_SCALE && table[i].ebits == ebits && table[i].mbits == mbits)
-      return &table[i];
+    if (mx__format_table[i].role == MX_ROLE_SCALE && mx__format_table[i].ebits == ebits
+        && mx__format_table[i].mbits == mbits)
+      return &mx__format_table[i];
   return &scales[ebits - SCALE_KMIN][mbits];
 }
 
@@ -55,8 +56,9 @@ const mx_format *
 mx_format_by_name (const char *name)
 {
   for (int i = 0; name && i < MX_FORMAT_COUNT; i++)
-    if (strcmp (name, table[i].name) == 0 || strcmp (name, table[i].alias) == 0)
-      return &table[i];
+    if (strcmp (name, mx__format_table[i].name) == 0
+        || strcmp (name, mx__format_table[i].alias) == 0)
+      return &mx__format_table[i];
   for (int k = SCALE_KMIN; name && k <= SCALE_KMAX; k++)
     for (int m = 0; m <= SCALE_MMAX; m++)
       if (strcmp (name, scales[k - SCALE_KMIN][m].name) == 0)

@@ -78,6 +78,9 @@ mx__pow2_exponent (const mx_format *s, uint64_t code)
   return (long) code - s->bias;
 }
 
+/* The built-in formats (formats.def), by id: an address constant for static tables. */
+extern const mx_format mx__format_table[MX_FORMAT_COUNT];
+
 /* The internal operations (the public ones without the MPFR state handling). */
 unsigned mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
 int mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x,

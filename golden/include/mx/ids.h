@@ -77,6 +77,14 @@ typedef enum mx_packing {
   MX_PACKING_COUNT
 } mx_packing;
 
+/* The shared-microexponent formats (mx/mxs.def). */
+typedef enum mx_mxs_format {
+#define MX_MXS(id, name, aie, k1, k2, d2, m, doc) MX_MXS_##id,
+#include "mx/mxs.def"
+#undef MX_MXS
+  MX_MXS_COUNT
+} mx_mxs_format;
+
 /* How each format's special values work (the 'special' column of formats.def). */
 typedef enum mx_special {
   MX_SPECIAL_IEEE, /* all-ones exponent: Inf (fraction 0) or NaN */
