@@ -841,9 +841,11 @@ s_quantize (uint64_t *scale, uint64_t codes[], const mx_format *elem, const mx_f
             bf |= MX_FLAG_INEXACT;
           v[i] = w;
         }
-      if (eff && pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
+      if (eff && pol->subnormals != MX_SUBNORMALS_KEEP && v[i].cls == S_FINITE
           && flog2 (v[i]) < 1 - eff->bias)
         v[i].cls = S_ZERO, bf |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+      if (eff && pol->subnormals == MX_SUBNORMALS_FLUSH_POS && v[i].cls == S_ZERO)
+        v[i].neg = 0;
       if (v[i].cls == S_NAN)
         has_nan = 1;
       else if (v[i].cls == S_INF)
@@ -1026,11 +1028,13 @@ s_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding rnd,
       v = w;
       eff = mx_format_get (MX_FP32);
     }
-  int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && v.cls == S_FINITE
+  int flushed = pol->subnormals != MX_SUBNORMALS_KEEP && v.cls == S_FINITE
                 && eff->special != MX_SPECIAL_INT && !is_pow2fmt (eff)
                 && flog2 (v) < 1 - eff->bias;
   if (flushed)
     v.cls = S_ZERO;
+  if (pol->subnormals == MX_SUBNORMALS_FLUSH_POS && v.cls == S_ZERO)
+    v.neg = 0; /* torch.where(|x| < tiny, 0.0, x): -0 and the flushed are +0 */
   uint64_t c = s_encode (to, v, rnd, rbits, pol, flags);
   if (!(*flags & MX_FLAG_INVALID))
     *flags |= pre;

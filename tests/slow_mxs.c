@@ -83,9 +83,11 @@ s_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], const mx_mx
             pre |= MX_FLAG_INEXACT;
           v[i] = w;
         }
-      if (pol->subnormals == MX_SUBNORMALS_FLUSH && v[i].cls == S_FINITE
+      if (pol->subnormals != MX_SUBNORMALS_KEEP && v[i].cls == S_FINITE
           && top (v[i]) < 1 - eff->bias)
         v[i].cls = S_ZERO, pre |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
+      if (pol->subnormals == MX_SUBNORMALS_FLUSH_POS && v[i].cls == S_ZERO)
+        v[i].neg = 0; /* torch.where(|x| < tiny, 0.0, x) */
       any_nan |= v[i].cls == S_NAN;
       any_inf |= v[i].cls == S_INF;
       if (v[i].cls == S_FINITE && (!have || top (v[i]) > amax_e))

@@ -144,7 +144,7 @@ fp64_main (void)
       pol.nan_elem = (mx_nan_elem) ((i >> 1) % 3);
       pol.scale_cast = (mx_scale_cast) ((i >> 2) & 3);
       pol.scale_bottom = (mx_scale_bottom) ((i >> 4) & 1);
-      pol.subnormals = (mx_subnormals) ((i >> 5) & 1);
+      pol.subnormals = (mx_subnormals) ((i >> 5) % MX_SUBNORMALS_COUNT);
       for (int t = 0; t < ntargets; t++)
         for (int o = 0; o < 2; o++)
           {

@@ -329,7 +329,7 @@ any_policy (rng *r)
   p.nan_block = (mx_nan_block) rng_below (r, 2);
   static const mx_inf_block infs[] = { MX_INF_BLOCK_NAN, MX_INF_BLOCK_SAT, MX_INF_BLOCK_ZERO };
   p.inf_block = infs[rng_below (r, 3)];
-  p.subnormals = (mx_subnormals) rng_below (r, 2);
+  p.subnormals = (mx_subnormals) rng_below (r, MX_SUBNORMALS_COUNT);
   p.zero_sign = (mx_zero_sign) rng_below (r, 2);
   p.nan_elem = (mx_nan_elem) rng_below (r, 3);
   p.scale_overflow = (mx_scale_overflow) rng_below (r, 2);

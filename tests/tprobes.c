@@ -102,6 +102,16 @@ static const qrow qrows[] = {
    *     flush -> an all-zero block: scale 0x00, element 0. */
   { "probe 13 keep", "ocp", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, K, { 0x007FFFFF }, 1, 0x00, { 0x7F }, 1, 0, 0 },
   { "probe 13 flush", "ocp", MX_POLICY_SUBNORMALS, MX_SUBNORMALS_FLUSH, MX_INT8, MX_E8M0, MX_FP32, K, { 0x007FFFFF }, 1, 0x00, { 0x00 }, 1, 0, 0 },
+  /* subnormals flush vs flush-pos, E4M3 block [-0, -2^-149, 1.0]: amax 1 gives X = 0 - 8, 0x77,
+   * 1.0 / 2^-8 = 256 -> 0x78.  flush: -0 stays -0 (0x80), -2^-149 flushes to -0 (0x80);
+   * flush-pos (Quark MX6/MX9's torch.where(|x| < tiny, 0.0, x)): both +0 (0x00).  The flushed
+   * input raises underflow and inexact either way. */
+  { "flush -0", "ocp", MX_POLICY_SUBNORMALS, MX_SUBNORMALS_FLUSH, MX_E4M3, MX_E8M0, MX_FP32, K,
+    { 0x80000000, 0x80000001, 0x3F800000 }, 3, 0x77, { 0x80, 0x80, 0x78 }, 3, 0xFF,
+    MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT },
+  { "flush-pos -0", "ocp", MX_POLICY_SUBNORMALS, MX_SUBNORMALS_FLUSH_POS, MX_E4M3, MX_E8M0,
+    MX_FP32, K, { 0x80000000, 0x80000001, 0x3F800000 }, 3, 0x77, { 0x00, 0x00, 0x78 }, 3, 0xFF,
+    MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT },
   /* 14. E2M1 amax 3.5 (0x40600000, mantissa 1.75): FLOOR X = 0.5, 7 saturates to 6 (code 7),
    *     scale 0x7E; EVEN: 3.5 + 0.5 = 4 -> X = 1 (0x7F), 3.5 ties to 4 (code 6). */
   { "probe 14 floor", "ocp", NONE, 0, MX_E2M1, MX_E8M0, MX_FP32, K, { 0x40600000 }, 1, 0x7E, { 0x7 }, 1, 0, 0 },

@@ -17,7 +17,7 @@ slow_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding r
 {
   s_val v = s_decode (from, x);
   int flushed = 0;
-  if (pol->subnormals == MX_SUBNORMALS_FLUSH && v.cls == S_FINITE && from->ebits > 0
+  if (pol->subnormals != MX_SUBNORMALS_KEEP && v.cls == S_FINITE && from->ebits > 0
       && from->special != MX_SPECIAL_POW2)
     {
       /* below 2^(1 - bias): the subnormal range of the input format */
@@ -27,6 +27,8 @@ slow_cast (const mx_format *to, const mx_format *from, uint64_t x, mx_rounding r
       if (top < 1 - from->bias)
         v.cls = S_ZERO, flushed = 1;
     }
+  if (pol->subnormals == MX_SUBNORMALS_FLUSH_POS && v.cls == S_ZERO)
+    v.neg = 0; /* -0 and the flushed become +0 */
   uint64_t c = s_encode (to, v, rnd, rb, pol, fl);
   if (flushed)
     *fl |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;

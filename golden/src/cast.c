@@ -3,12 +3,16 @@
 #include "internal.h"
 
 int
-mx__flush_subnormal (mpfr_ptr v, const mx_format *in)
+mx__flush_subnormal (mpfr_ptr v, const mx_format *in, mx_subnormals how)
 {
-  if (in->special == MX_SPECIAL_INT || in->special == MX_SPECIAL_POW2 || !mpfr_regular_p (v)
+  int pos = how == MX_SUBNORMALS_FLUSH_POS;
+  if (pos && mpfr_zero_p (v))
+    mpfr_set_zero (v, 1);
+  if (how == MX_SUBNORMALS_KEEP || in->special == MX_SPECIAL_INT
+      || in->special == MX_SPECIAL_POW2 || !mpfr_regular_p (v)
       || (long) mpfr_get_exp (v) - 1 >= in->emin)
     return 0;
-  mpfr_set_zero (v, mpfr_signbit (v) ? -1 : 1);
+  mpfr_set_zero (v, pos || !mpfr_signbit (v) ? 1 : -1);
   return 1;
 }
 
@@ -44,7 +48,7 @@ mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *
   mx__decode (x, from, bits);
   mpfr_set (orig, x, MPFR_RNDN);
   const mx_format *eff = mx__wide_input (x, from, pol, &narrowed);
-  int flushed = pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (x, eff);
+  int flushed = mx__flush_subnormal (x, eff, pol->subnormals);
   int ternary = mx__encode (code, &fl, to, x, rbits, pol, rnd);
   if (narrowed && !(fl & MX_FLAG_INVALID))
     {

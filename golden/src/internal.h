@@ -106,7 +106,9 @@ uint64_t mx__f32_add (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, unsigned *flags)
 uint64_t mx__nan_code (const mx_format *f, int neg, const mx_policy *pol);
 
 /* Flush a subnormal value of format in to a signed zero; returns 1 if it did. */
-int mx__flush_subnormal (mpfr_ptr v, const mx_format *in);
+/* The subnormals policy on one decoded input: 1 if a subnormal was flushed (underflow, inexact);
+ * flush-pos also makes -0 +0, exactly (0). */
+int mx__flush_subnormal (mpfr_ptr v, const mx_format *in, mx_subnormals how);
 /* wide-input fp32: v (from an input of format in, NULL for an exact value) rounded to FP32 when
  * in is wider; returns the format the value now has (FP32, or in) and sets *inexact. */
 const mx_format *mx__wide_input (mpfr_ptr v, const mx_format *in, const mx_policy *pol,

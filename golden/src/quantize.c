@@ -443,7 +443,7 @@ mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_f
       mx__decode (v[i], in, in_bits[i]);
       eff = mx__wide_input (v[i], in, pol, &inexact);
       flushed |= inexact ? MX_FLAG_INEXACT : 0;
-      if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], eff))
+      if (mx__flush_subnormal (v[i], eff, pol->subnormals))
         flushed |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
     }
   bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, eff, (const mpfr_t *) v, k,

@@ -129,7 +129,7 @@ mx_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], unsigned *
       mx__decode (v[i], in, in_bits[i]);
       const mx_format *eff = mx__wide_input (v[i], in, pol, &inexact);
       pre |= inexact ? MX_FLAG_INEXACT : 0;
-      if (pol->subnormals == MX_SUBNORMALS_FLUSH && mx__flush_subnormal (v[i], eff))
+      if (mx__flush_subnormal (v[i], eff, pol->subnormals))
         pre |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
     }
   unsigned f = mxs_values (scale, shifts, codes, d, (const mpfr_t *) v, k, pol, rnd);

@@ -25,7 +25,7 @@ POLICY_FIELDS = {
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
     "inf-block": (["nan", "maxscale", "sat", "pow128", "zero"], "nan", "an Inf in the block"),
-    "subnormals": (["keep", "flush"], "keep", "subnormal inputs"),
+    "subnormals": (["keep", "flush", "flush-pos"], "keep", "subnormal inputs"),
     "zero-sign": (["keep", "positive"], "keep", "the sign of a zero element"),
     "int-range": (["sym", "full"], "sym", "the range of INT8 elements"),
     "scale-overflow": (["nan", "clamp"], "nan", "a shared exponent above the scale's range (FP64 and exact inputs only)"),
