@@ -209,7 +209,7 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
       *flags = MX_FLAG_INVALID;
       return nan_code (f, neg, pol);
     }
-  if (!f->sign)
+  if (!f->sign || (x.cls == S_ZERO && pol->zero_sign == MX_ZERO_SIGN_NONZERO))
     neg = 0;
   if (x.cls == S_INF)
     {
