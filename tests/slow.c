@@ -699,6 +699,8 @@ s_encode_elem (const mx_format *elem, const mx_format *sfmt, const mx_format *ef
   mx_policy p = *pol;
   if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
     p.overflow = MX_OVERFLOW_SAT;
+  if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_PASS)
+    p.overflow = MX_OVERFLOW_OVF;
   if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_ZERO)
     {
       *fl = MX_FLAG_INVALID; /* read as 0, and 0 is the all-zeros code everywhere */
