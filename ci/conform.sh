@@ -36,7 +36,7 @@ venv light requirements-light.txt
 run light light.json --light "$@" || rc=$?
 if [ $full = 1 ]; then
   venv torch requirements-full.txt
-  run torch torch.json --only torchao,quark,transformers "$@" || { r=$?; [ $rc = 0 ] && rc=$r; }
+  run torch torch.json --only torchao,quark,inc,transformers "$@" || { r=$?; [ $rc = 0 ] && rc=$r; }
   parts=(conformance/light.json conformance/torch.json)
 else
   parts=(conformance/light.json)

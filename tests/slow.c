@@ -209,7 +209,7 @@ s_encode (const mx_format *f, s_val x, mx_rounding rnd, uint32_t rbits, const mx
       *flags = MX_FLAG_INVALID;
       return nan_code (f, neg, pol);
     }
-  if (!f->sign)
+  if (!f->sign || (x.cls == S_ZERO && pol->zero_sign == MX_ZERO_SIGN_NONZERO))
     neg = 0;
   if (x.cls == S_INF)
     {
@@ -719,6 +719,8 @@ s_encode_elem (const mx_format *elem, const mx_format *sfmt, const mx_format *ef
   mx_policy p = *pol;
   if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_SAT)
     p.overflow = MX_OVERFLOW_SAT;
+  if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_PASS)
+    p.overflow = MX_OVERFLOW_OVF;
   if (v.cls == S_INF && pol->inf_block == MX_INF_BLOCK_ZERO)
     {
       *fl = MX_FLAG_INVALID; /* read as 0, and 0 is the all-zeros code everywhere */

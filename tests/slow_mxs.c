@@ -159,6 +159,8 @@ s_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], const mx_mx
           M = sign - 1, fl = MX_FLAG_OVERFLOW | MX_FLAG_INEXACT; /* sat */
           break;
         case S_ZERO:
+          if (pol->zero_sign == MX_ZERO_SIGN_NONZERO)
+            neg = 0; /* torch.sign(-0) = 0; a value rounding to 0 keeps its sign */
           break;
         default:
           M = round_mag (v[i], g, m, rnd, &fl);

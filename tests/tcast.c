@@ -67,7 +67,7 @@ main (int argc, char **argv)
     for (int t = 0; t < ntargets; t++)
       {
         const mx_format *to = mx_format_get (targets[t]);
-        pol.zero_sign = (mx_zero_sign) (x & 1);
+        pol.zero_sign = (mx_zero_sign) (x % MX_ZERO_SIGN_COUNT);
         pol.int_range = (mx_int_range) ((x >> 1) & 1);
         pol.nan_elem = (mx_nan_elem) (x % 3);
         pol.nan_code = (mx_nan_code) ((x >> 2) & 1);

@@ -330,7 +330,7 @@ any_policy (rng *r)
   static const mx_inf_block infs[] = { MX_INF_BLOCK_NAN, MX_INF_BLOCK_SAT, MX_INF_BLOCK_ZERO };
   p.inf_block = infs[rng_below (r, 3)];
   p.subnormals = (mx_subnormals) rng_below (r, MX_SUBNORMALS_COUNT);
-  p.zero_sign = (mx_zero_sign) rng_below (r, 2);
+  p.zero_sign = (mx_zero_sign) rng_below (r, MX_ZERO_SIGN_COUNT);
   p.nan_elem = (mx_nan_elem) rng_below (r, 3);
   p.scale_overflow = (mx_scale_overflow) rng_below (r, 2);
   p.wide_input = (mx_wide_input) rng_below (r, 2);
@@ -474,6 +474,8 @@ arguments (void)
   EINVAL_IF (mx_quantize_mxs (&sc, sh, codes, &fl, MX_MXS_MX6, f32, x, 16, &p, MX_RNE), "ceil");
   p = ok, p.scale_bump = MX_SCALE_BUMP_ONCE;
   EINVAL_IF (mx_quantize_mxs (&sc, sh, codes, &fl, MX_MXS_MX6, f32, x, 16, &p, MX_RNE), "bump");
+  p = ok, p.inf_block = MX_INF_BLOCK_PASS;
+  EINVAL_IF (mx_quantize_mxs (&sc, sh, codes, &fl, MX_MXS_MX9, f32, x, 16, &p, MX_RNE), "pass");
   p = ok, p.inf_block = MX_INF_BLOCK_POW128;
   EINVAL_IF (mx_quantize_mxs (&sc, sh, codes, &fl, MX_MXS_MX4, f32, x, 16, &p, MX_RNE), "pow128");
   p = ok, p.min_scale_elem = MX_MIN_SCALE_ELEM_UNIT;

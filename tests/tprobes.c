@@ -149,6 +149,52 @@ static const qrow qrows[] = {
   { "bfp16 nan inf", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8,
     { 0x7FC00000, 0x7F800000, 0x40400000, 0x80000000 }, 4, 0x80, { 0x00, 0x00, 0x60, 0x00 }, 4, 0xFF, MX_FLAG_INVALID },
   { "bfp16 zero", "quark-bfp16", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, 8, { 0 }, 1, 0x6E, { 0x00 }, 1, 0xFF, 0 },
+  /* Neural Compressor (inc-mx).  E2M1 [4.0, -0, -0.125]: amax 4, floor(log2) 2 - emax 2 = 0,
+   * X = 1 (0x7F); 4.0 -> code 6; -0: sign(-0) = 0 gives +0 (0x0); -0.125 is below half the step
+   * 0.5 and rounds to zero keeping its sign, sign(x) * 0 = -0 (0x8).  ocp keeps both signs
+   * (0x8 0x8); positive clears both (0x0 0x0). */
+  { "inc zero sign", "inc-mx", NONE, 0, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40800000, 0x80000000, 0xBE000000 }, 3, 0x7F, { 0x6, 0x0, 0x8 }, 3, 0, 0 },
+  { "inc zero sign ocp", "ocp", NONE, 0, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40800000, 0x80000000, 0xBE000000 }, 3, 0x7F, { 0x6, 0x8, 0x8 }, 3, 0, 0 },
+  /*   E2M1 ties at X = 1 (6.0 sets the scale), floor(|x| + 0.5) is ties away: as microxcaling,
+   *   0.25 .75 1.25 1.75 2.5 3.5 5 -> 0.5 1 1.5 2 3 4 6, codes 1 2 3 4 5 6 7 */
+  { "inc ties away", "inc-mx", NONE, 0, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40C00000, 0x3E800000, 0x3F400000, 0x3FA00000, 0x3FE00000, 0x40200000, 0x40600000, 0x40A00000 }, 8,
+    0x7F, { 0x7, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7 }, 8, 0, 0 },
+  /*   E4M3 amax pred(16) = 0x417FFFFF: log2 = 4 - 8.6e-8 rounds to 4.0f (half an FP32 ulp below
+   *   4 is 1.2e-7), floor 4 - emax 8: X = 2^-4 (0x7B), 255.99998 -> 256 (0x78); ocp 0x7A 0x7E */
+  { "inc log2 in fp32", "inc-mx", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x417FFFFF }, 1, 0x7B, { 0x78 }, 1, 0, 0 },
+  /*   E4M3 [1000, -2^-149]: floor(log2 1000) = 9 - 8: X = 2 (0x80); 500 rounds (ties away) to
+   *   512 > 448: saturates, 0x7E; -2^-149 / 2 = -2^-150 rounds in FP32 (the quotient is taken in
+   *   the input dtype) to -0, a zero: +0 (0x00).  Without scale-div the exact -2^-150 is a
+   *   nonzero that rounds to zero: -0 (0x80). */
+  { "inc quotient fp32", "inc-mx", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K,
+    { 0x447A0000, 0x80000001 }, 2, 0x80, { 0x7E, 0x00 }, 2, 0, 0 },
+  { "inc quotient exact", "inc-mx", MX_POLICY_SCALE_DIV, MX_SCALE_DIV_EXACT, MX_E4M3, MX_E8M0, MX_FP32, K,
+    { 0x447A0000, 0x80000001 }, 2, 0x80, { 0x7E, 0x80 }, 2, 0, 0 },
+  /*   an Inf: floor(log2(Inf)) - emax > 127 is a NaN exponent: NaN scale */
+  { "inc inf", "inc-mx", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K, { 0x7F800000, 0x3F800000 }, 2, 0xFF, { 0 }, 0, 0, 0 },
+  /* Quark ONNX MXQuantizeDequantize (quark-onnx).  E5M2 [NaN, +Inf, 3.0, -0]: NaN and Inf have
+   * exponent field 255, read as 0, so amax is 3: field 128 - 127 = 1, - emax 15 = -14: X = 2^-14
+   * (0x71).  NaN stays NaN (0x7E, S.11111.10), +Inf passes through (0x7C), 3 * 2^14 = 1.5 * 2^15
+   * (0 11110 10 = 0x7A), -0 comes out of fake_quantize_element as 0.0 (0x00). */
+  { "quark-onnx nan inf", "quark-onnx", NONE, 0, MX_E5M2, MX_E8M0, MX_FP32, K,
+    { 0x7FC00000, 0x7F800000, 0x40400000, 0x80000000 }, 4, 0x71, { 0x7E, 0x7C, 0x7A, 0x00 }, 4, 0, 0 },
+  /*   E4M3 [+Inf, 1.0]: amax 1, X = 2^(0 - 8) (0x77), 1.0 -> 256 (0x78); the Inf, which E4M3
+   *   cannot hold, is encoded as under ovf: NaN (0x7F) */
+  { "quark-onnx e4m3 inf", "quark-onnx", NONE, 0, MX_E4M3, MX_E8M0, MX_FP32, K,
+    { 0x7F800000, 0x3F800000 }, 2, 0x77, { 0x7F, 0x78 }, 2, 0, 0 },
+  /*   E2M1 [4.0, -0, -0.125]: X = 1 (0x7F), 4 -> 6, -0 and -0.125 -> +0 (mantissa 0 returns 0.0) */
+  { "quark-onnx zeros", "quark-onnx", NONE, 0, MX_E2M1, MX_E8M0, MX_FP32, K,
+    { 0x40800000, 0x80000000, 0xBE000000 }, 3, 0x7F, { 0x6, 0x0, 0x0 }, 3, 0, 0 },
+  /*   INT8 [-1.9921875, 1.5/64, -0.5/64]: amax field 127: X = 1 (0x7F); x64 = -127.5, 1.5, -0.5.
+   *   rounding_mode 0 (std::round, ties away, quark-onnx-int8): -128 (0x80, clamp at -128), 2,
+   *   -1 (0xFF); rounding_mode 2 (ties to even, quark-onnx): -128, 2, 0 */
+  { "quark-onnx-int8 ties away", "quark-onnx-int8", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, K,
+    { 0xBFFF0000, 0x3CC00000, 0xBC000000 }, 3, 0x7F, { 0x80, 0x02, 0xFF }, 3, 0, 0 },
+  { "quark-onnx int8 even", "quark-onnx", NONE, 0, MX_INT8, MX_E8M0, MX_FP32, K,
+    { 0xBFFF0000, 0x3CC00000, 0xBC000000 }, 3, 0x7F, { 0x80, 0x02, 0x00 }, 3, 0, 0 },
   /* min-mse, E2M1.  [7.5, 1]: floor X = 1 (0x7F) saturates 7.5 to 6, error 1.5^2 = 2.25;
    * X = 2 (0x80): 3.75 -> 4 (value 8) and 0.5, error 0.5^2 = 0.25; X = 1/2: 15 -> 6 (value 3),
    * error 4.5^2.  min-mse and min-maxerr take 0x80: codes 6 (4) and 1 (0.5).

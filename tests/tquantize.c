@@ -242,8 +242,8 @@ main (int argc, char **argv)
                 pol.overflow = (mx_overflow) ((knobs >> 8) & 1);
                 pol.nan_block = (mx_nan_block) ((knobs >> 9) & 1);
                 pol.inf_block = (mx_inf_block) ((knobs >> 10) % MX_INF_BLOCK_COUNT);
-                pol.subnormals = (mx_subnormals) ((knobs >> 12) % MX_SUBNORMALS_COUNT);
-                pol.zero_sign = (mx_zero_sign) ((knobs >> 13) & 1);
+                pol.subnormals = (mx_subnormals) ((knobs >> 56) % MX_SUBNORMALS_COUNT);
+                pol.zero_sign = (mx_zero_sign) (((knobs >> 13) & 1) + ((knobs >> 39) & 1)); /* 0..2 */
                 pol.int_range = (mx_int_range) ((knobs >> 14) & 1);
                 pol.scale_overflow = (mx_scale_overflow) ((knobs >> 15) & 1);
                 pol.nan_elem = (mx_nan_elem) ((knobs >> 16) % 3);

@@ -272,7 +272,7 @@ int mx_mxs_parse (const char *s);
  * zero-sign, nan-elem, scale-overflow, wide-input, scale-min, zero-scale.  MX_EINVAL: fmt out of
  * range, in not an IEEE format, k != k1, rnd MX_SR, a policy field out of range, or one that has
  * no MXS meaning set away from its default (scale-rule other than floor, scale-bump,
- * min-scale-elem, scale-div, inf-block maxscale or pow128). */
+ * min-scale-elem, scale-div, inf-block maxscale, pow128 or pass). */
 int mx_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], unsigned *flags,
                      mx_mxs_format fmt, const mx_format *in, const uint64_t in_bits[], size_t k,
                      const mx_policy *pol, mx_rounding rnd);

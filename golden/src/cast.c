@@ -62,7 +62,7 @@ mx_cast (uint64_t *code, unsigned *flags, const mx_format *to, const mx_format *
     {
       fl |= MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT;
       if (!(fl & MX_FLAG_INVALID)) /* a zero result lies toward zero from the input */
-        ternary = mpfr_signbit (x) ? 1 : -1;
+        ternary = mpfr_signbit (orig) ? 1 : -1; /* the input, as flush-pos made x +0 */
     }
   if (flags)
     *flags = fl;

@@ -109,8 +109,8 @@ encode_special (enc *e, uint64_t *code, const mx_format *f, mpfr_srcptr x, const
       e->flags = MX_FLAG_INVALID;
       return DONE;
     }
-  if (!f->sign)
-    e->neg = 0;
+  if (!f->sign || (mpfr_zero_p (x) && pol->zero_sign == MX_ZERO_SIGN_NONZERO))
+    e->neg = 0; /* zero-sign nonzero: a zero in is +0 out */
   if (mpfr_inf_p (x))
     {
       /* Inf to Inf is exact into an interchange format (decoding is exact), and into an element

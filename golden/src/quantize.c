@@ -29,6 +29,8 @@ encode_elem (uint64_t *code, const mx_format *elem, const mx_format *in, mpfr_sr
   mx_policy sp = *pol;
   if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_SAT)
     sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
+  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_PASS)
+    sp.overflow = MX_OVERFLOW_OVF; /* ... or as Inf where the format can */
   if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_ZERO)
     {
       *code = 0; /* +0 in every element format */

@@ -114,7 +114,8 @@ mx_quantize_mxs (uint64_t *scale, uint8_t shifts[], uint64_t codes[], unsigned *
   /* fields whose other values have no meaning for a two-level block */
   if (pol->scale_rule != MX_SCALE_FLOOR || pol->scale_bump != MX_SCALE_BUMP_NONE
       || pol->min_scale_elem != MX_MIN_SCALE_ELEM_EXACT || pol->scale_div != MX_SCALE_DIV_EXACT
-      || pol->inf_block == MX_INF_BLOCK_MAXSCALE || pol->inf_block == MX_INF_BLOCK_POW128)
+      || pol->inf_block == MX_INF_BLOCK_MAXSCALE || pol->inf_block == MX_INF_BLOCK_POW128
+      || pol->inf_block == MX_INF_BLOCK_PASS)
     return MX_EINVAL;
   size_t bytes;
   mpfr_t *v;

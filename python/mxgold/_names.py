@@ -24,9 +24,9 @@ POLICY_FIELDS = {
     "scale-rule": (["floor", "ceil", "even", "rceil", "rceil-fp32", "floor-log2f", "rceil-log2f", "floor-log2-input", "ceil-log2-input", "even-fp32", "min-mse", "min-maxerr"], "floor", "how the shared exponent is chosen from amax, the block's largest finite magnitude"),
     "overflow": (["sat", "ovf"], "sat", "an element whose rounded magnitude exceeds max finite"),
     "nan-block": (["propagate", "ignore"], "propagate", "a NaN in the block"),
-    "inf-block": (["nan", "maxscale", "sat", "pow128", "zero"], "nan", "an Inf in the block"),
+    "inf-block": (["nan", "maxscale", "sat", "pow128", "zero", "pass"], "nan", "an Inf in the block"),
     "subnormals": (["keep", "flush", "flush-pos"], "keep", "subnormal inputs"),
-    "zero-sign": (["keep", "positive"], "keep", "the sign of a zero element"),
+    "zero-sign": (["keep", "positive", "nonzero"], "keep", "the sign of a zero element"),
     "int-range": (["sym", "full"], "sym", "the range of INT8 elements"),
     "scale-overflow": (["nan", "clamp"], "nan", "a shared exponent above the scale's range (FP64 and exact inputs only)"),
     "nan-elem": (["zero", "flipzero", "max"], "zero", "a NaN encoded into a format without NaN (FP6, FP4, INT8)"),
@@ -44,7 +44,7 @@ POLICY_FIELDS = {
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16", "inc-mx", "quark-onnx", "quark-onnx-int8"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 

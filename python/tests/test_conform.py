@@ -272,3 +272,22 @@ def test_merge_joins_runs_and_rejects_mixed_inputs(tmp_path):
     bad.write_text("{")
     r = _cli("--merge", str(bad))
     assert r.returncode == 2 and "not JSON" in r.stderr
+
+
+def test_library_models_of_inc_and_quark_onnx():
+    """The exception models reproduce outputs the real libraries gave (neural_compressor 3.10
+    quantize_mx_op; Quark 0.13 MXQuantizeDequantize in onnxruntime 1.32) and name the condition."""
+    from mxgold.conform import inc, quark
+
+    x = np.zeros(32, BF16)
+    x[0], x[1] = 4096, 63.75  # E2M3, scale 2^10: 63.75 / 1024 * 8 = 0.498046875 in BF16
+    out, why = inc._model(x, "e2m3", "nearest", "bf16")
+    assert out[:2].astype(np.float32).tolist() == [4096.0, 128.0]  # INC: one step up
+    assert why and why[0].startswith("half-add-carry")
+    x = np.zeros(32, np.uint32)
+    x[:4] = [0x7FC00000, 0x7F800000, 0x40400000, 0x80000000]  # E5M2 [NaN, +Inf, 3, -0]
+    out, why = quark._model_onnx(x.view(np.float32), "e5m2", 0)
+    assert out.view(np.uint32)[:4].tolist() == [0x7FC00000, 0x7F800000, 0x40400000, 0]
+    assert not why  # E5M2 holds both: quark-onnx writes them (inf-block pass)
+    out, why = quark._model_onnx(x.view(np.float32), "e2m1", 0)
+    assert [w.split(":")[0] for w in why] == ["nan-passthrough", "inf-passthrough"]

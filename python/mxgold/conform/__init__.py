@@ -29,7 +29,7 @@ from typing import Any
 
 # the adapters, in the matrix's row order
 ADAPTERS = ("ml_dtypes", "gfloat", "pychop", "onnx_reference", "onnxruntime", "gguf",
-            "torchao", "quark", "transformers")
+            "torchao", "quark", "inc", "transformers")
 
 # Implementations whose profile stays derived from their source, and why they cannot run here.
 NOT_RUN = [

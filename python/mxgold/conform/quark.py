@@ -24,6 +24,16 @@ Code paths (amd-quark 0.13; ``quark/torch/kernel/hw_emulation/hw_emulation_inter
               leaves [-128, 127].  FP32 inputs (the function computes in the input dtype).
               Dequantized values; the mode's blocks are 8 elements (``Mode.block``).
 
+``onnx``      the ONNX custom op ``com.amd.quark::MXQuantizeDequantize`` (``quark/onnx/operators/
+              custom_ops``: ``custom_op_mx.cc``, ``src/mx/cpu/mx_kernel.cc`` ``MXCPUKernel``,
+              ``include/mx/funcs.cuh`` ``fake_quantize_element``) in onnxruntime's
+              CPUExecutionProvider: a one-node model, ``element_dtype``, ``axis=1``,
+              ``block_size=32``, ``rounding_mode`` (default 0).  The op library is built from the
+              sources Quark ships, with the compiler named by ``$CXX`` (default g++; C++17), into
+              a cache directory (``_onnx_lib``) on first use; without a compiler the mode is not
+              run.  FP32 and FP16 inputs (the op takes no other).  Dequantized values; an INT8 -0
+              (``std::round`` keeps the sign) is read as INT8's one zero, +0.
+
 Quark computes its scales with FP32 (and, for FLOOR/CEIL on BF16/FP16 inputs, half-precision)
 tensor arithmetic.  Where mxgold has no policy for that yet, ``exception`` marks the block, but
 only after re-running the library on it and finding its output equal, bit for bit, to
@@ -50,7 +60,8 @@ MAPPING = ("values modes: the op's dequantized output in the input dtype, compar
            "scale is an FP32 subnormal below 2^-127, which E8M0 cannot hold; NaN and +Inf, whose "
            "blocks dequantize to NaN, give 0xFF), and "
            "an unscaled element value becomes the code of that value in the element format (exact "
-           "lookup; -1 when it is no value of the format: an Inf)")
+           "lookup; -1 when it is no value of the format: an Inf); the ONNX op's INT8 -0 (std::round "
+           "keeps the sign) is read as INT8's one zero, +0")
 SABOTAGE = {"scale_rule": "rceil"}
 
 # mxgold format name -> Quark Dtype value, and the OCP_MX spec class of the per-group paths
@@ -121,7 +132,26 @@ def modes() -> list[Mode]:
         path=("quark.torch.kernel.hw_emulation.hw_emulation_interface.fake_quantize_bfp16(x, "
               "-1, 8) -> fake_quantize_int (per_group)"),
         note="blocks of 8 (BFP16)"))
+
+
+    # the ONNX custom op: FP8/FP6/FP4 always round RNE (rounding_mode reaches INT8 only)
+    out.append(Mode(
+        kind="block", name="onnx", profile="quark-onnx", formats=_FP8 + _FP46,
+        inputs=("fp32", "fp16"), output="values", options={"path": "onnx", "rm": 0},
+        path=_ONNX_PATH.format(rm=0), note="rounding_mode 0 (the default); ignored by FP elements"))
+    for rm, prof, rnd in ((0, "quark-onnx-int8", None), (1, "quark-onnx-int8", "rhu"),
+                          (2, "quark-onnx", None)):
+        out.append(Mode(
+            kind="block", name=f"onnx/int8-rm{rm}", profile=prof, rounding=rnd,
+            formats=("int8",), inputs=("fp32", "fp16"), output="values",
+            options={"path": "onnx", "rm": rm}, path=_ONNX_PATH.format(rm=rm),
+            note=f"rounding_mode {rm}" + (" (the default)" if rm == 0 else "")))
     return out
+
+
+_ONNX_PATH = ("onnxruntime InferenceSession (CPU) of com.amd.quark::MXQuantizeDequantize("
+              "element_dtype, axis=1, block_size=32, rounding_mode={rm}) from the library built "
+              "from quark/onnx/operators/custom_ops -> MXCPUKernel")
 
 
 def _note(sc: str, fam: str) -> str:
@@ -206,7 +236,122 @@ def _spec_quantizer(fmt: str, sc: str):
     return FakeQuantizeBase.get_fake_quantize(spec.to_quantization_spec())
 
 
+# ---------------------------------------------------------------------------------------------
+# the ONNX custom op: built from Quark's shipped sources, run in onnxruntime
+
+_ONNX_SESSIONS: dict = {}
+
+
+def _onnx_cache_dir() -> str:
+    """Where the op library is built: $MXGOLD_QUARK_ONNX_DIR, else build/quark-onnx of the source
+    tree this package runs from, else of the current directory (ci/conform.sh runs from build/),
+    else ~/.cache/mxgold/quark-onnx."""
+    from pathlib import Path
+
+    env = os.environ.get("MXGOLD_QUARK_ONNX_DIR")
+    if env:
+        return env
+    here = Path(__file__).resolve().parents[3] / "build"
+    cwd = Path.cwd()
+    for b in (here, cwd if cwd.name == "build" else None, cwd / "build"):
+        if b is not None and b.is_dir():
+            return str(b / "quark-onnx")
+    return str(Path.home() / ".cache" / "mxgold" / "quark-onnx")
+
+
+def _onnx_lib() -> str:
+    """The path of the custom-op library compiled from the installed Quark's sources (the CPU
+    execution provider's set: ORT glue, CPU BFP/MX wrappers and kernels, -DNO_GPU), built once
+    per source hash and compiler."""
+    import hashlib
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    import quark
+
+    root = Path(quark.__file__).parent / "onnx" / "operators" / "custom_ops"
+    src, inc = root / "src", root / "include"
+    if not src.is_dir():
+        raise NotRunnable(f"Quark's ONNX custom-op sources are absent ({src})")
+    sources = [src / f for f in ("custom_op_library.cc", "custom_op_qdq.cc", "custom_op_in.cc",
+                                 "custom_op_bfp.cc", "custom_op_mx.cc", "custom_op_lstm.cc",
+                                 "bfp/cpu/bfp.cc", "mx/cpu/mx.cc", "bfp/cpu/bfp_kernel.cc",
+                                 "mx/cpu/mx_kernel.cc")]
+    cxx = os.environ.get("CXX", "g++")
+    if shutil.which(cxx) is None:
+        raise NotRunnable(f"no C++ compiler ({cxx}; set CXX) to build Quark's ONNX custom ops")
+    ort = inc / "onnxruntime-1.17.0" / "onnxruntime"
+    flags = ["-std=c++17", "-O2", "-fPIC", "-shared", "-DNO_GPU", f"-I{inc}", f"-I{src}",
+             f"-I{ort}", f"-I{ort / 'core' / 'session'}", f"-I{inc / 'gsl-4.0.0'}", "-w"]
+    h = hashlib.sha256(" ".join([cxx] + flags).encode())
+    try:
+        h.update(subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.encode())
+    except OSError as e:
+        raise NotRunnable(f"{cxx} does not run: {e}")
+    for f in sorted(root.rglob("*")):
+        if f.is_file() and f.suffix in (".cc", ".h", ".cuh", ".hpp", ""):
+            h.update(str(f.relative_to(root)).encode() + f.read_bytes())
+    out = Path(_onnx_cache_dir()) / h.hexdigest()[:16] / "libquark_custom_ops.so"
+    if out.exists():
+        return str(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".so", dir=out.parent)
+    os.close(fd)
+    r = subprocess.run([cxx, *flags, *map(str, sources), "-o", tmp], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        os.unlink(tmp)
+        raise NotRunnable(f"building Quark's ONNX custom ops with {cxx} failed: "
+                          f"{r.stderr.strip()[-400:]}")
+    os.replace(tmp, out)
+    return str(out)
+
+
+def _onnx_session(fmt: str, rm: int, inp: str):
+    key = (fmt, rm, inp)
+    if key not in _ONNX_SESSIONS:
+        try:
+            import onnxruntime as ort
+            from onnx import TensorProto, helper
+        except ImportError as e:
+            raise NotRunnable(f"the ONNX op needs onnx and onnxruntime: {e}")
+
+        dt = {"fp32": TensorProto.FLOAT, "fp16": TensorProto.FLOAT16}[inp]
+        node = helper.make_node("MXQuantizeDequantize", ["x"], ["y"], domain="com.amd.quark",
+                                element_dtype=_ELEM_ONNX[fmt], axis=1, block_size=32,
+                                rounding_mode=rm)
+        g = helper.make_graph([node], "mx", [helper.make_tensor_value_info("x", dt, [None, 32])],
+                              [helper.make_tensor_value_info("y", dt, [None, 32])])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17),
+                                                helper.make_opsetid("com.amd.quark", 1)])
+        so = ort.SessionOptions()
+        so.register_custom_ops_library(_onnx_lib())
+        _ONNX_SESSIONS[key] = ort.InferenceSession(m.SerializeToString(), so,
+                                                   providers=["CPUExecutionProvider"])
+    return _ONNX_SESSIONS[key]
+
+
+_ELEM_ONNX = {"e4m3": "fp8_e4m3", "e5m2": "fp8_e5m2", "e2m3": "fp6_e2m3", "e3m2": "fp6_e3m2",
+              "e2m1": "fp4_e2m1", "int8": "int8"}
+
+
+def _run_onnx(mode: Mode, fmt: str, x: np.ndarray) -> np.ndarray:
+    from ._runner import _in_name
+
+    if mode.block != 32 or x.shape[1] != 32:
+        raise NotRunnable("the ONNX op is run with block_size 32")
+    y = _onnx_session(fmt, mode.options["rm"], _in_name(x.dtype)).run(
+        None, {"x": np.ascontiguousarray(x)})[0]
+    if fmt == "int8":
+        y = y + y.dtype.type(0)  # -0 + 0 = +0: INT8's one zero (std::round keeps the sign)
+    return y
+
+
 def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
+    if mode.options["path"] == "onnx":
+        return _run_onnx(mode, fmt, x)
     torch = _torch()
     import quark.torch.kernel as K
 
@@ -416,9 +561,49 @@ def _model_bfp16(x: np.ndarray) -> tuple[np.ndarray, list[str]]:
     return _bfp16_pass(b, st2, -128, 127), why
 
 
+def _model_onnx(x: np.ndarray, fmt: str, rm: int) -> tuple[np.ndarray, list[str]]:
+    """MXCPUKernel on one block (the output values in x's dtype), and the conditions on which no
+    MX result exists: the shared exponent (FP32 exponent field of the largest finite element, 0
+    for NaN/Inf, minus 127 and emax, not clamped) below -127, and a NaN or Inf passed through
+    into a format without it."""
+    import mxgold
+    from mxgold._ops import decode
+
+    why = []
+    x32 = np.asarray(x).astype(np.float32)
+    field = (x32.view(np.uint32) >> 23) & 0xFF
+    fin = np.isfinite(x32)
+    se = int(np.max(np.where(fin, field, 0))) - 127 - _EMAX[fmt]
+    if se < -127:
+        why.append(f"scale-below-e8m0: the shared exponent is {se} (not clamped), no E8M0 value")
+    S = np.float32(2.0 ** se)
+    with np.errstate(all="ignore"):
+        q = (x32 / S).astype(np.float64)
+        rnd = {0: "rna", 1: "rhu", 2: "rne"}[rm] if fmt == "int8" else "rne"
+        pol = dict(profile="ocp", overflow="sat", zero_sign="positive", int_range="full")
+        v = decode(mxgold.cast(np.where(fin, q, 0.0), fmt, rounding=rnd, **pol), fmt,
+                   np.float64)
+        out = (np.float32(S) * v.astype(np.float32)).astype(np.float32)
+    out = np.where(fin, out, x32)
+    if np.isnan(x32).any() and fmt not in _FP8:
+        why.append(f"nan-passthrough: a NaN element is returned as NaN, which {fmt} cannot hold")
+    if np.isinf(x32).any() and fmt != "e5m2":
+        why.append(f"inf-passthrough: an Inf element is returned as Inf, which {fmt} cannot hold")
+    out = out.astype(np.asarray(x).dtype)
+    if fmt == "int8":
+        out = out + out.dtype.type(0)
+    return out, why
+
+
 def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
     """A block no policy expresses, proven: the library's output on it equals the model of
     Quark bit for bit, and the model names the deciding condition."""
+    if mode.options["path"] == "onnx":
+        out, why = _model_onnx(np.asarray(x_row), fmt, mode.options["rm"])
+        if not why:
+            return None
+        lib = run(mode, fmt, np.asarray(x_row)[None, :])
+        return "; ".join(why) if _same_values(np.asarray(lib).reshape(-1), out) else None
     if mode.options["path"] == "bfp16":
         out, why = _model_bfp16(np.asarray(x_row))
         if not why:
