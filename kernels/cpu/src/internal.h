@@ -54,6 +54,18 @@ mxk__pow2f (int k)
   return k >= -126 ? mxk__u2f ((uint32_t) (k + 127) << 23) : mxk__u2f (1u << (k + 149));
 }
 
+/* 2^k (k in -149..127) as two normal factors s1 * s2, the first 2^max(k, -126): v * s1 * s2
+ * multiplies a value v whose lowest set bit is at least 2^-23 (every element value, also as the
+ * SIMD paths pre-scale it) by 2^k with one rounding, as v * s1 is exact, and with no FP32
+ * subnormal unless the result is one (Intel cores take a microcode assist for each subnormal
+ * operand or result). */
+static inline void
+mxk__pow2f_split (int k, float *s1, float *s2)
+{
+  *s1 = mxk__pow2f (k < -126 ? -126 : k);
+  *s2 = mxk__pow2f (k < -126 ? k + 126 : 0);
+}
+
 /* 2^k as a double, k in -1022..1023 */
 static inline double
 mxk__pow2d (int k)
@@ -71,12 +83,14 @@ mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
 {
   if (rule == MX_SCALE_RCEIL_FP32)
     {
-      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): RNE product, then round the exponent up */
-      uint32_t p = mxk__f2u (mxk__u2f (amax) * f->rcp_max);
-      if (p <= 0x00400000u)
-        return -127;                       /* 0 or at most 2^-127 */
-      if (p < 0x00800000u)
-        return -126;                       /* FP32 subnormal above 2^-127 */
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): RNE product, then round the exponent up.  The
+       * product is formed exactly in double, so that no FP32 subnormal ever exists (each costs
+       * Intel cores a microcode assist): below 2^-126 only its side of fl32's boundaries counts,
+       * 2^-127 (0x00400000, even: a tie 2^-150 above it rounds down to it) and 2^-126. */
+      double q = (double) mxk__u2f (amax) * (double) f->rcp_max; /* 24 x 24 bits: exact */
+      if (q < 0x1p-126)
+        return q <= 0x1p-127 + 0x1p-150 ? -127 : -126;
+      uint32_t p = mxk__f2u ((float) q); /* normal, or 2^-126 itself */
       return (int) (p >> 23) - 127 + ((p & 0x7FFFFF) != 0);
     }
   int e = (int) (amax >> 23);

@@ -271,9 +271,9 @@ quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
  * when the element is one, which the conversion to FP32 handles in hardware (FP32 multiplies
  * with subnormal operands are slow).  NaN codes become the FP16 quiet NaN, which converts to the
  * canonical FP32 one; E5M2 is FP16's top byte, Inf included.  Two multiplies then scale by
- * 2^(15-bias+X): the first by 2^(15-bias+min(X,bias+112)) is exact or, when it is the last,
- * the only rounding; the second by 2^max(X-bias-112,0) is then the one rounding.  INT8 is an
- * exact int-to-float conversion and one multiply by 2^(X-6). */
+ * 2^T = 2^(15-bias+X), both factors normal: the first is exact or, when it is the last, the
+ * only rounding; the second is then the one rounding.  INT8 is an exact int-to-float conversion
+ * and the same two multiplies by 2^T = 2^(X-6). */
 typedef struct
 {
   __m128i magm, sgnm;
@@ -297,7 +297,7 @@ static inline __m256
 dq8 (__m128i c8, __m256 c1, __m256 c2, const dqk *k)
 {
   if (k->is_int)
-    return _mm256_mul_ps (_mm256_cvtepi32_ps (_mm256_cvtepi8_epi32 (c8)), c1);
+    return _mm256_mul_ps (_mm256_mul_ps (_mm256_cvtepi32_ps (_mm256_cvtepi8_epi32 (c8)), c1), c2);
   __m128i w = _mm_cvtepu8_epi16 (c8), mag = _mm_and_si128 (w, k->magm);
   __m128i sgn = _mm_and_si128 (_mm_slli_epi16 (w, k->ssh), k->sgnm);
   __m128i h = _mm_or_si128 (_mm_slli_epi16 (mag, k->msh), sgn);
@@ -312,15 +312,16 @@ dq8 (__m128i c8, __m256 c1, __m256 c2, const dqk *k)
 static inline void
 dq_mults (__m256 *c1, __m256 *c2, int X, const dqk *k)
 {
-  if (k->is_int)
-    {
-      *c1 = _mm256_set1_ps (mxk__pow2f (X - 6));
-      *c2 = _mm256_set1_ps (1.0f);
-      return;
-    }
-  int X2 = X > k->bias + 112 ? X - k->bias - 112 : 0;
-  *c1 = _mm256_set1_ps (mxk__pow2f (15 - k->bias + X - X2));
-  *c2 = _mm256_set1_ps (mxk__pow2f (X2));
+  /* 2^T in two normal factors: the first 2^127 at most (the second then takes the rest) and
+   * 2^-126 at least (mxk__pow2f_split): no multiplier is an FP32 subnormal */
+  int T = k->is_int ? X - 6 : 15 - k->bias + X;
+  float s1, s2;
+  if (T > 127)
+    s1 = mxk__pow2f (127), s2 = mxk__pow2f (T - 127);
+  else
+    mxk__pow2f_split (T, &s1, &s2);
+  *c1 = _mm256_set1_ps (s1);
+  *c2 = _mm256_set1_ps (s2);
 }
 
 static int

@@ -370,15 +370,19 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   return 0;
 }
 
-/* Dequantize.  Each format has its cheapest exact decode of 16 codes, already scaled:
- *  FP8 (E4M3, E5M2): the sign-extended code shifted so its mantissa lands on the FP32 mantissa's
- *    top bits and its exponent on the exponent field's low bits, masked: read as an FP32 that is
- *    the element's value times 2^(bias-127), an FP32 subnormal exactly when the element is one.
- *    One scalef by 127-bias+X rounds the product once; NaN/Inf codes are patched after.
- *  FP6: a 32-entry magnitude table (one two-source permute), the sign or-ed in, one multiply.
- *  FP4: a 16-entry signed table, one multiply.
- *  INT8: an exact int-to-float conversion, one multiply by 2^(X-6).
- * A multiply by 2^X of an exact value is one correct rounding, as libmxgold's. */
+/* Dequantize.  Each format has its cheapest exact decode of 16 codes, then one scalef by the
+ * block's exponent, which rounds once, as libmxgold does, and takes no FP32 subnormal operand
+ * (a multiply by the scale 2^-127 would, and Intel cores take a microcode assist for each):
+ *  FP8 (E4M3, E5M2): the code's magnitude shifted so its mantissa lands on the FP32 mantissa's
+ *    top bits and its exponent on the exponent field's low bits, plus DQ_K in the exponent
+ *    field: an FP32 that is the element's value times 2^(bias-127+DQ_K).  An element subnormal
+ *    (exponent field 0) gets field DQ_K+1 and the implicit bit's 2^(DQ_K-126) subtracted, so no
+ *    FP32 subnormal exists; the sign is or-ed in after the scalef by 127-bias+X-DQ_K.  NaN/Inf
+ *    codes are patched after.
+ *  FP6: a 32-entry magnitude table (one two-source permute), the sign or-ed in.
+ *  FP4: a 16-entry signed table.
+ *  INT8: an exact int-to-float conversion, scaled by 2^(X-6). */
+#define DQ_K 64
 typedef struct
 {
   __m512 t0, t1;
@@ -397,19 +401,18 @@ dq_consts (const mxk_fmt *f)
   for (int c = 0; c < 32 && k.kind >= 2 && k.kind <= 3; c++)
     t[c] = mxk__decode ((uint8_t) (k.kind == 3 ? c & 15 : c), f);
   k.t0 = _mm512_loadu_ps (t), k.t1 = _mm512_loadu_ps (t + 16);
-  k.mask = _mm512_set1_epi32 ((int) (0x80000000u | ((f->signbit - 1) << (23 - f->mbits))));
+  k.mask = _mm512_set1_epi32 ((int) ((f->signbit - 1) << (23 - f->mbits))); /* magnitude */
   k.shl = _mm512_set1_epi32 (23 - f->mbits);
   return k;
 }
 
-/* A block's scaling for dq16, from its scale exponent X (not NaN): FP8, the scalef exponent
- * 127-bias+X; the others, the multiplier 2^X (INT8: 2^(X-6)). */
+/* A block's scalef exponent for dq16, from its scale exponent X (not NaN): FP8 127-bias+X-DQ_K,
+ * INT8 X-6, FP6 and FP4 X. */
 static inline __m512
 dq_scale (int X, const dqk *k)
 {
-  if (k->kind <= 1)
-    return _mm512_set1_ps ((float) (127 - k->bias + X));
-  return _mm512_set1_ps (mxk__pow2f (k->kind == 4 ? X - 6 : X));
+  return _mm512_set1_ps ((float) (k->kind <= 1 ? 127 - k->bias + X - DQ_K
+                                  : k->kind == 4 ? X - 6 : X));
 }
 
 /* 16 codes (bytes) of a block -> 16 FP32 values, with sc = dq_scale (X). */
@@ -420,11 +423,17 @@ dq16 (__m128i c8, __m512 sc, const dqk *k)
     {
     case 0: case 1:
       {
-        __m512i z = _mm512_and_si512 (_mm512_sllv_epi32 (_mm512_cvtepi8_epi32 (c8), k->shl), k->mask);
-        __m512 v = _mm512_scalef_ps (_mm512_castsi512_ps (z), sc);
-        __m128i mag = _mm_and_si128 (c8, _mm_set1_epi8 (0x7F));
         const __m512i sgn = _mm512_set1_epi32 ((int) 0x80000000u);
-        __m512i r = _mm512_castps_si512 (v);
+        __m512i w = _mm512_sllv_epi32 (_mm512_cvtepi8_epi32 (c8), k->shl);
+        __m512i z = _mm512_and_si512 (w, k->mask);
+        __mmask16 sub = _mm512_testn_epi32_mask (z, _mm512_set1_epi32 (0x7F800000)); /* field 0 */
+        z = _mm512_add_epi32 (z, _mm512_set1_epi32 (DQ_K << 23));
+        z = _mm512_mask_add_epi32 (z, sub, z, _mm512_set1_epi32 (1 << 23));
+        __m512 v = _mm512_mask_sub_ps (_mm512_castsi512_ps (z), sub, _mm512_castsi512_ps (z),
+                                       _mm512_castsi512_ps (_mm512_set1_epi32 ((DQ_K + 1) << 23)));
+        v = _mm512_scalef_ps (v, sc);
+        __m128i mag = _mm_and_si128 (c8, _mm_set1_epi8 (0x7F));
+        __m512i r = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), w, sgn, 0xF8); /* |= sign */
         if (k->kind == 0) /* E4M3: S.1111.111 is NaN */
           r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpeq_epi8_mask (mag, _mm_set1_epi8 (0x7F)), sgn,
                                               _mm512_set1_epi32 (0x7FC00000), 0xEA);
@@ -443,12 +452,12 @@ dq16 (__m128i c8, __m512 sc, const dqk *k)
         __m512 v = _mm512_permutex2var_ps (k->t0, w, k->t1); /* index: the low 5 bits, |code| */
         v = _mm512_castsi512_ps (_mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), _mm512_slli_epi32 (w, 26),
                                                             _mm512_set1_epi32 ((int) 0x80000000u), 0xF8));
-        return _mm512_mul_ps (v, sc);
+        return _mm512_scalef_ps (v, sc);
       }
     case 3:
-      return _mm512_mul_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), sc);
+      return _mm512_scalef_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), sc);
     default:
-      return _mm512_mul_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), sc);
+      return _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), sc);
     }
 }
 

@@ -83,9 +83,10 @@ dequantize_generic (void *out, mx_format_id out_fmt, const uint8_t *scales,
           v[i] = 0x7FC00000u;
       else
         {
-          float s = mxk__pow2f ((int) scales[blk] - 127);
+          float s1, s2;
+          mxk__pow2f_split ((int) scales[blk] - 127, &s1, &s2);
           for (int i = 0; i < MX_BLOCK; i++)
-            v[i] = mxk__f2u (lut[c[i]] * s);
+            v[i] = mxk__f2u (lut[c[i]] * s1 * s2);
         }
       if (out_fmt == MX_BF16)
         for (int i = 0; i < MX_BLOCK; i++)

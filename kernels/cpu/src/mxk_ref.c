@@ -34,10 +34,12 @@ dequantize_ref (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
     {
       uint8_t c[MX_BLOCK];
       mxk__unpack_block (c, codes + blk * pb, packing);
-      float s = scales[blk] == 0xFF ? 0.0f : mxk__pow2f ((int) scales[blk] - 127);
+      float s1 = 0.0f, s2 = 0.0f;
+      if (scales[blk] != 0xFF)
+        mxk__pow2f_split ((int) scales[blk] - 127, &s1, &s2);
       for (int i = 0; i < MX_BLOCK; i++)
         {
-          uint32_t v = scales[blk] == 0xFF ? 0x7FC00000u : mxk__f2u (mxk__decode (c[i], f) * s);
+          uint32_t v = scales[blk] == 0xFF ? 0x7FC00000u : mxk__f2u (mxk__decode (c[i], f) * s1 * s2);
           size_t j = blk * MX_BLOCK + (size_t) i;
           if (out_fmt == MX_BF16)
             ((uint16_t *) out)[j] = (uint16_t) mxk__bf16_of (v);
