@@ -3,7 +3,12 @@
  *   quantize:   read 4 B, write 1 B per element   (stream: out[i] = in[i] >> 24)
  *   dequantize: read 1 B, write 4 B per element   (stream: out[i] = in[i] << 24)
  *   dot:        elements/s (two 1-byte codes per element)
- * plus the speed-up over the scalar reference path (mxk_use_path (MXK_PATH_REF)).  Not a test; ends with
+ * on several data sets (issue 18): uniform (random normal values), gauss (weights-like, with
+ * outliers), elemsub (blocks whose elements are mostly subnormal in the element format), special
+ * (NaN/Inf sprinkled) and, reported apart, tiny (FP32-subnormal inputs, so scale 2^-127 and
+ * FP32-subnormal dequantized outputs); the worst ratio of the first four per op and format; the
+ * speed-up over the scalar reference path; and dispatch_regret, the largest ratio over every op
+ * and format of the path cpuid picks to the fastest path this CPU has.  Not a test; ends with
  * key=value lines.  Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -81,6 +86,63 @@ stream_widen (uint32_t *out, const uint8_t *in, size_t n)
     best_;                                            \
   })
 
+/* the data sets; tiny is reported apart from the worst case */
+enum { SET_UNIFORM, SET_GAUSS, SET_ELEMSUB, SET_SPECIAL, SET_TINY, NSETS };
+static const char *const set_names[NSETS] = { "uniform", "gauss", "elemsub", "special", "tiny" };
+
+static float
+u01 (mxv_rng *r) /* uniform in [0, 1) with 24 random bits */
+{
+  return (float) (mxv_rng_next (r) >> 40) * 0x1p-24f;
+}
+
+static uint32_t
+f2u (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+
+static void
+gen_set (uint32_t *in, size_t n, int set, mxv_rng *r)
+{
+  for (size_t b = 0; b < n / 32; b++)
+    {
+      uint32_t *x = in + b * 32;
+      int te = 100 + (int) (mxv_rng_next (r) % 40); /* the block's top exponent field */
+      for (int i = 0; i < 32; i++)
+        {
+          unsigned long long s = mxv_rng_next (r);
+          uint32_t sign = (uint32_t) (s >> 63) << 31, mant = (uint32_t) (s >> 33) & 0x7FFFFF;
+          switch (set)
+            {
+            case SET_GAUSS: /* sum of four uniforms (about normal), one outlier in 1024 x64 */
+              {
+                float g = (u01 (r) + u01 (r) + u01 (r) + u01 (r) - 2.0f) * 0.02f;
+                x[i] = f2u (s % 1024 == 0 ? g * 64.0f : g);
+                break;
+              }
+            case SET_ELEMSUB: /* the top 2^te, the rest 9..16 binades below it */
+              x[i] = sign | (uint32_t) (te - 9 - (int) (s % 8)) << 23 | mant;
+              break;
+            case SET_TINY:
+              x[i] = sign | (mant ? mant : 1); /* FP32 subnormals */
+              break;
+            default:
+              x[i] = sign | mant | (uint32_t) (100 + (s >> 59)) << 23; /* normal values */
+            }
+        }
+      if (set == SET_ELEMSUB)
+        x[mxv_rng_next (r) % 32] = (uint32_t) te << 23 | 0x400000;
+      if (set == SET_SPECIAL && mxv_rng_next (r) % 16 == 0)
+        {
+          unsigned long long s = mxv_rng_next (r);
+          x[s % 32] = (s >> 8) % 2 ? 0x7FC00000u : 0x7F800000u | (uint32_t) ((s >> 9) & 1) << 31;
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -88,8 +150,9 @@ main (int argc, char **argv)
     {
       printf ("usage: bench-kernels [MiB] [path]\n"
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), beside\n"
-              "  copy-shaped streams measured in the same run; path: auto ref generic avx2 avx512\n"
-              "  (default: the one cpuid picks).  Ends with key=value lines.\n");
+              "  copy-shaped streams measured in the same run, on five data sets (uniform gauss\n"
+              "  elemsub special, and tiny apart); path: auto ref generic avx2 avx512 (default:\n"
+              "  the one cpuid picks).  Ends with key=value lines.\n");
       return 0;
     }
   unsigned long long mib = 256;
@@ -119,15 +182,12 @@ main (int argc, char **argv)
       return 1;
     }
   mxv_rng r = { 0x2143FEDC };
-  for (size_t i = 0; i < n; i++)
-    {
-      unsigned long long s = mxv_rng_next (&r);
-      in[i] = (uint32_t) ((s >> 33) & 0x807FFFFF) | (uint32_t) (100 + (s >> 59)) << 23; /* normal values */
-    }
+  gen_set (in, n, SET_UNIFORM, &r);
   memset (wide, 0, n * 4);
   memset (codes, 0, n);
+  mxk_path chosen = mxk_current_path ();
   printf ("bench-kernels: %llu MiB FP32 (%zu elements), one thread, path %s\n", mib, n,
-          mxk_path_name (mxk_current_path ()));
+          mxk_path_name (chosen));
   double gb = (double) n * 5 / 1e9;
   double t_sn = TIME (stream_narrow (codes, in, n));
   double t_sw = TIME (stream_widen (wide, codes, n));
@@ -143,14 +203,47 @@ main (int argc, char **argv)
     fmts[nf] = MX_##id, names[nf++] = nm;
 #include "mx/formats.def"
 #undef MX_FORMAT
-  double q[MX_FORMAT_COUNT], dq[MX_FORMAT_COUNT];
+  /* every data set: quantize, then dequantize of its codes; ratios of times to the streams */
+  double rq[NSETS][MX_FORMAT_COUNT], rdq[NSETS][MX_FORMAT_COUNT], q0[MX_FORMAT_COUNT];
+  for (int set = 0; set < NSETS; set++)
+    {
+      gen_set (in, n, set, &r);
+      for (int f = 0; f < nf; f++)
+        {
+          double tq = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
+          double tdq = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, fmts[f], MX_PACKING_UNPACKED));
+          rq[set][f] = t_sn / tq, rdq[set][f] = t_sw / tdq;
+          if (set == SET_UNIFORM)
+            q0[f] = tq;
+        }
+    }
+  printf ("%-14s %-30s %-30s\n", "x stream", "quantize", "dequantize");
+  printf ("%-14s", "format");
+  for (int op = 0; op < 2; op++)
+    {
+      for (int set = 0; set < NSETS; set++)
+        printf (" %5.5s", set_names[set]);
+      printf ("  ");
+    }
+  printf ("\n");
+  double worst_q[MX_FORMAT_COUNT], worst_dq[MX_FORMAT_COUNT];
   for (int f = 0; f < nf; f++)
     {
-      q[f] = TIME (mxk_quantize (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
-      dq[f] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, n, fmts[f], MX_PACKING_UNPACKED));
-      printf ("quantize %-5s %12.2f GB/s  %5.2fx stream | dequantize %5.2f GB/s  %5.2fx stream\n",
-              names[f], gb / q[f], t_sn / q[f], gb / dq[f], t_sw / dq[f]);
+      worst_q[f] = worst_dq[f] = 1e30;
+      printf ("%-14s", names[f]);
+      for (int set = 0; set < NSETS; set++)
+        printf (" %5.2f", rq[set][f]);
+      printf ("  ");
+      for (int set = 0; set < NSETS; set++)
+        printf (" %5.2f", rdq[set][f]);
+      printf ("\n");
+      for (int set = 0; set < SET_TINY; set++)
+        {
+          worst_q[f] = rq[set][f] < worst_q[f] ? rq[set][f] : worst_q[f];
+          worst_dq[f] = rdq[set][f] < worst_dq[f] ? rdq[set][f] : worst_dq[f];
+        }
     }
+  gen_set (in, n, SET_UNIFORM, &r);
   /* packed outputs (fewer bytes written than the stream; the ratio is of times) */
   static const struct { mx_format_id f; mx_packing p; const char *name; } pk[] = {
     { MX_E2M1, MX_PACKING_FP4_LO_FIRST, "e2m1_fp4_lo_first" }, { MX_E2M3, MX_PACKING_FP6_3BYTE, "e2m3_fp6_3byte" } };
@@ -172,30 +265,70 @@ main (int argc, char **argv)
   printf ("dot e4m3 x e4m3 %11.2f G elements/s\n", (double) n / t_dot / 1e9);
   printf ("dot e2m1 x int8 %11.2f G elements/s\n", (double) n / t_dot2 / 1e9);
 
-  /* the scalar reference on a 1/16 slice */
+  /* every path on a 1/16 slice (uniform data): the scalar reference's speed-up, and the regret
+   * of cpuid's choice, the largest time of the chosen path over the fastest one */
   size_t nr = n / 16 / 32 * 32;
-  mxk_path chosen = mxk_current_path ();
-  mxk_use_path (MXK_PATH_REF);
-  double r_q = TIME (mxk_quantize (scales, codes, in, MX_FP32, nr, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
-  double r_dq = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, nr, MX_E4M3, MX_PACKING_UNPACKED));
-  double r_dot = TIME (mxk_dot (&out, scales, codes, MX_E4M3, scales2, codes2, MX_E4M3, nr, 0));
+  if (nr == 0)
+    nr = 32;
+  double tp[MXK_PATH_COUNT][2 * MX_FORMAT_COUNT + 1];
+  int have[MXK_PATH_COUNT];
+  for (int p = 0; p < MXK_PATH_COUNT; p++)
+    {
+      have[p] = mxk_path_supported ((mxk_path) p) && mxk_use_path ((mxk_path) p) == 0;
+      if (!have[p])
+        continue;
+      for (int f = 0; f < nf; f++)
+        {
+          tp[p][2 * f] = TIME (mxk_quantize (scales, codes, in, MX_FP32, nr, fmts[f], MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED));
+          tp[p][2 * f + 1] = TIME (mxk_dequantize (wide, MX_FP32, scales, codes, nr, fmts[f], MX_PACKING_UNPACKED));
+        }
+      mxk_quantize (scales, codes, in, MX_FP32, nr, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED);
+      tp[p][2 * nf] = TIME (mxk_dot (&out, scales, codes, MX_E4M3, scales, codes, MX_E4M3, nr, 0));
+    }
   mxk_use_path (chosen);
-  double su_q = (r_q / (double) nr) / (q[0] / (double) n), su_dq = (r_dq / (double) nr) / (dq[0] / (double) n);
-  double su_dot = (r_dot / (double) nr) / (t_dot / (double) n);
+  double regret = 1.0;
+  const char *regret_at = "-";
+  static char where[64];
+  for (int j = 0; j <= 2 * nf; j++)
+    {
+      double best = 1e30;
+      for (int p = 0; p < MXK_PATH_COUNT; p++)
+        if (have[p] && tp[p][j] < best)
+          best = tp[p][j];
+      double g = tp[chosen][j] / best;
+      if (g > regret)
+        {
+          regret = g;
+          snprintf (where, sizeof where, "%s_%s", j == 2 * nf ? "dot" : j % 2 ? "dequantize" : "quantize",
+                    j == 2 * nf ? "e4m3" : names[j / 2]);
+          regret_at = where;
+        }
+    }
+  double su_q = tp[MXK_PATH_REF][0] / tp[chosen][0], su_dq = tp[MXK_PATH_REF][1] / tp[chosen][1];
+  double su_dot = tp[MXK_PATH_REF][2 * nf] / tp[chosen][2 * nf];
   printf ("speed-up over the scalar reference (e4m3): quantize %.1fx, dequantize %.1fx, dot %.1fx\n",
           su_q, su_dq, su_dot);
+  printf ("dispatch regret (chosen path / fastest, worst op): %.2f (%s)\n", regret, regret_at);
 
   printf ("key=value\n");
-  printf ("path=%s\n", mxk_path_name (mxk_current_path ()));
+  printf ("path=%s\n", mxk_path_name (chosen));
   printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
   for (int f = 0; f < nf; f++)
-    printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_gbs=%.3f\ndequantize_%s_vs_stream=%.3f\n",
-            names[f], gb / q[f], names[f], t_sn / q[f], names[f], gb / dq[f], names[f], t_sw / dq[f]);
+    {
+      printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_vs_stream=%.3f\n",
+              names[f], gb / q0[f], names[f], rq[SET_UNIFORM][f], names[f], rdq[SET_UNIFORM][f]);
+      for (int set = 1; set < NSETS; set++)
+        printf ("quantize_%s_%s_vs_stream=%.3f\ndequantize_%s_%s_vs_stream=%.3f\n", names[f],
+                set_names[set], rq[set][f], names[f], set_names[set], rdq[set][f]);
+      printf ("quantize_%s_worst_vs_stream=%.3f\ndequantize_%s_worst_vs_stream=%.3f\n", names[f],
+              worst_q[f], names[f], worst_dq[f]);
+    }
   for (int j = 0; j < 2; j++)
     printf ("quantize_%s_vs_stream=%.3f\ndequantize_%s_vs_stream=%.3f\n", pk[j].name, t_sn / pq[j],
             pk[j].name, t_sw / pdq[j]);
   printf ("dot_e4m3_gelem_per_s=%.3f\ndot_e2m1_int8_gelem_per_s=%.3f\n", (double) n / t_dot / 1e9, (double) n / t_dot2 / 1e9);
   printf ("quantize_e4m3_vs_ref=%.1f\ndequantize_e4m3_vs_ref=%.1f\ndot_e4m3_vs_ref=%.1f\n", su_q, su_dq, su_dot);
+  printf ("dispatch_regret=%.3f\ndispatch_regret_at=%s\n", regret, regret_at);
   free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);
   return 0;
 }

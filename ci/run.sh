@@ -91,12 +91,13 @@ echo "== bench"
 $bin/bench-golden 1000000 | tee build/bench-golden.txt | sed -n '1,11p'
 $bin/bench-gen | tee build/bench-gen.txt | sed -n '1,4p'
 $bin/bench-cosim | tee build/bench-cosim.txt | grep -v '^key=value' | grep -v '='
-$bin/bench-kernels 256 | tee build/bench-kernels.txt | sed -n '1,12p'
+$bin/bench-kernels 256 | tee build/bench-kernels.txt | sed -n '1,13p'
 
 echo
 echo "== summary"
+nvals() { $bin/mxgold quantize --help | grep -- "--$1 " | sed 's/.*: //' | wc -w; }
 printf '%-34s %s\n' "formats / roundings / scale rules / profiles" \
-  "$($bin/mxgold formats | tail -n +2 | wc -l) / 8 / 6 / $($bin/mxgold profiles | grep -c '^[a-z]')"
+  "$($bin/mxgold formats | tail -n +2 | wc -l) / $(nvals rounding) / $(nvals scale-rule) / $($bin/mxgold profiles | grep -c '^[a-z]')"
 printf '%-34s %s\n' "cross-check (MPFR vs integer model)" "passed in $((t1 - t0)) s"
 printf '%-34s %s\n' "MPFR conversions/s (one core)" "$(grep '^golden_conversions_per_s=' build/bench-golden.txt | cut -d= -f2)"
 printf '%-34s %s\n' "conformance suite" "$(wc -l < vectors/MANIFEST) files, $same"
@@ -106,4 +107,5 @@ printf '%-34s %s\n' "co-sim elements/s (quantize, mac)" "$(grep '^cosim_quantize
 kv() { grep "^$1=" build/bench-kernels.txt | cut -d= -f2; }
 printf '%-34s %s\n' "CPU kernels ($(kv path))" "bit-exact on every path (validated in $((t7 - t6)) s)"
 printf '%-34s %s\n' "kernels vs stream (q e4m3, dq e4m3)" "$(kv quantize_e4m3_vs_stream), $(kv dequantize_e4m3_vs_stream); dot $(kv dot_e4m3_gelem_per_s) G elem/s"
+printf '%-34s %s\n' "kernels worst data set (q, dq e4m3)" "$(kv quantize_e4m3_worst_vs_stream), $(kv dequantize_e4m3_worst_vs_stream); dispatch regret $(kv dispatch_regret)"
 [ "$rtl_fail" = 0 ]
