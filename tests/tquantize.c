@@ -185,10 +185,75 @@ search (rng *r, long nblk)
   return n + brute;
 }
 
+/* tquantize bfp16 N: N blocks of 8 under the quark-bfp16 profile (int8, scale-bump once, NaN and
+ * Inf read as 0, floor-log2-input, scale-min 07), FP32, BF16, FP16 and FP64 inputs, the rounding
+ * rotated on half of them: MPFR model == slow model.  The blocks are the first 8 of tquantize's
+ * structured ones with their top element moved in, so that the element-max thresholds where
+ * the bump fires are hit; the test fails if no block bumps. */
+static long
+bfp16 (rng *r, long n)
+{
+  const mx_format *i8 = mx_format_get (MX_INT8), *e8m0 = mx_format_get (MX_E8M0);
+  long bumped = 0, checks = 0;
+  for (long blk = 0; blk < n; blk++)
+    {
+      uint64_t b[K], s1, s2, c1[8], c2[8], s0, c0[8];
+      gen_block (r, i8, b);
+      int top = 0;
+      for (int i = 1; i < K; i++)
+        if ((b[i] & 0x7FFFFFFF) > (b[top] & 0x7FFFFFFF) && (b[i] & 0x7F800000) != 0x7F800000)
+          top = i;
+      uint64_t t = b[top];
+      b[top] = b[rng_below (r, 8)];
+      b[rng_below (r, 8)] = t;
+      const mx_format *in = mx_format_get (MX_FP32);
+      unsigned pick = (unsigned) rng_below (r, 8);
+      if (pick < 3)
+        {
+          in = mx_format_get (pick == 0 ? MX_BF16 : pick == 1 ? MX_FP16 : MX_FP64);
+          for (int i = 0; i < 8; i++)
+            {
+              unsigned fl;
+              s_val v = s_decode (mx_format_get (MX_FP32), b[i]);
+              if (pick == 1 && v.cls == S_FINITE)
+                v.exp -= flog2_of (v) / 6; /* pull exponents toward FP16's +-15 */
+              b[i] = s_encode (in, v, MX_RNE, 0, &s_ieee, &fl);
+            }
+        }
+      mx_policy pol;
+      mx_rounding rnd;
+      mx_profile_get (&pol, &rnd, MX_PROFILE_QUARK_BFP16);
+      if (blk % 2)
+        rnd = (mx_rounding) (rng_below (r, MX_ROUNDING_COUNT - 1)); /* all but sr */
+      unsigned f1 = 0;
+      int rc = mx_quantize (&s1, c1, &f1, NULL, i8, e8m0, in, b, 8, NULL, &pol, rnd);
+      unsigned f2 = s_quantize (&s2, c2, i8, e8m0, in, b, 8, NULL, &pol, rnd);
+      int ok = rc == MX_OK && s1 == s2 && f1 == f2 && memcmp (c1, c2, sizeof c1) == 0;
+      checks++;
+      CHECK (ok, "bfp16 %s rnd %s block %ld: scale %02llX/%02llX flags %02X/%02X", in->name,
+             mx_rounding_name (rnd), blk, (unsigned long long) s1, (unsigned long long) s2, f1,
+             f2);
+      /* the bump fired where scale-bump none gives a smaller scale */
+      mx_policy nb = pol;
+      nb.scale_bump = MX_SCALE_BUMP_NONE;
+      mx_quantize (&s0, c0, NULL, NULL, i8, e8m0, in, b, 8, NULL, &nb, rnd);
+      bumped += s0 != s1;
+    }
+  CHECK (bumped > 0, "no block of %ld bumped", n);
+  printf ("bfp16: %ld blocks of 8, %ld bumped\n", n, bumped);
+  return checks;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
+  if (strcmp (which, "bfp16") == 0)
+    {
+      rng r = { test_seed () ^ 0xBF16ull };
+      long n = bfp16 (&r, test_count (argc, argv, 2, 100000));
+      return finish ("tquantize bfp16", n);
+    }
   if (strcmp (which, "search") == 0)
     {
       rng r = { test_seed () ^ 0x5EA4C8ull };
