@@ -373,20 +373,20 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 /* Dequantize.  Each format has its cheapest exact decode of 16 codes, then one scalef by the
  * block's exponent, which rounds once, as libmxgold does, and takes no FP32 subnormal operand
  * (a multiply by the scale 2^-127 would, and Intel cores take a microcode assist for each):
- *  FP8 (E4M3, E5M2): the code's magnitude shifted so its mantissa lands on the FP32 mantissa's
- *    top bits and its exponent on the exponent field's low bits, plus DQ_K in the exponent
- *    field: an FP32 that is the element's value times 2^(bias-127+DQ_K).  An element subnormal
- *    (exponent field 0) gets field DQ_K+1 and the implicit bit's 2^(DQ_K-126) subtracted, so no
- *    FP32 subnormal exists; the sign is or-ed in after the scalef by 127-bias+X-DQ_K.  NaN/Inf
- *    codes are patched after.
+ *  FP8 (E4M3, E5M2): by way of FP16, as the AVX2 path: the code's magnitude shifted so its
+ *    mantissa lands on the FP16 mantissa's top bits and its exponent on the exponent field's low
+ *    bits, the sign on bit 15, is the element's value times 2^(bias-15), an FP16 subnormal
+ *    exactly when the element is one, which vcvtph2ps turns into a normal FP32 in hardware.
+ *    The scalef is by 15-bias+X.  NaN/Inf codes are patched after.
  *  FP6: a 32-entry magnitude table (one two-source permute), the sign or-ed in.
  *  FP4: a 16-entry signed table.
  *  INT8: an exact int-to-float conversion, scaled by 2^(X-6). */
-#define DQ_K 64
+
 typedef struct
 {
   __m512 t0, t1;
-  __m512i mask, shl;
+  __m256i magm16, sgnm16;
+  int msh, ssh;
   int kind; /* 0 FP8 fn, 1 FP8 ieee, 2 FP6, 3 FP4, 4 INT8 */
   int bias;
 } dqk;
@@ -401,18 +401,18 @@ dq_consts (const mxk_fmt *f)
   for (int c = 0; c < 32 && k.kind >= 2 && k.kind <= 3; c++)
     t[c] = mxk__decode ((uint8_t) (k.kind == 3 ? c & 15 : c), f);
   k.t0 = _mm512_loadu_ps (t), k.t1 = _mm512_loadu_ps (t + 16);
-  k.mask = _mm512_set1_epi32 ((int) ((f->signbit - 1) << (23 - f->mbits))); /* magnitude */
-  k.shl = _mm512_set1_epi32 (23 - f->mbits);
+  k.magm16 = _mm256_set1_epi16 ((short) (f->signbit - 1));
+  k.sgnm16 = _mm256_set1_epi16 ((short) 0x8000);
+  k.msh = 10 - f->mbits, k.ssh = 16 - f->bits;
   return k;
 }
 
-/* A block's scalef exponent for dq16, from its scale exponent X (not NaN): FP8 127-bias+X-DQ_K,
+/* A block's scalef exponent for dq16, from its scale exponent X (not NaN): FP8 15-bias+X,
  * INT8 X-6, FP6 and FP4 X. */
 static inline __m512
 dq_scale (int X, const dqk *k)
 {
-  return _mm512_set1_ps ((float) (k->kind <= 1 ? 127 - k->bias + X - DQ_K
-                                  : k->kind == 4 ? X - 6 : X));
+  return _mm512_set1_ps ((float) (k->kind <= 1 ? 15 - k->bias + X : k->kind == 4 ? X - 6 : X));
 }
 
 /* 16 codes (bytes) of a block -> 16 FP32 values, with sc = dq_scale (X). */
@@ -424,26 +424,18 @@ dq16 (__m128i c8, __m512 sc, const dqk *k)
     case 0: case 1:
       {
         const __m512i sgn = _mm512_set1_epi32 ((int) 0x80000000u);
-        __m512i w = _mm512_sllv_epi32 (_mm512_cvtepi8_epi32 (c8), k->shl);
-        __m512i z = _mm512_and_si512 (w, k->mask);
-        __mmask16 sub = _mm512_testn_epi32_mask (z, _mm512_set1_epi32 (0x7F800000)); /* field 0 */
-        z = _mm512_add_epi32 (z, _mm512_set1_epi32 (DQ_K << 23));
-        z = _mm512_mask_add_epi32 (z, sub, z, _mm512_set1_epi32 (1 << 23));
-        __m512 v = _mm512_mask_sub_ps (_mm512_castsi512_ps (z), sub, _mm512_castsi512_ps (z),
-                                       _mm512_castsi512_ps (_mm512_set1_epi32 ((DQ_K + 1) << 23)));
-        v = _mm512_scalef_ps (v, sc);
+        __m256i w = _mm256_cvtepu8_epi16 (c8);
+        __m256i h = _mm256_or_si256 (_mm256_slli_epi16 (_mm256_and_si256 (w, k->magm16), k->msh),
+                                     _mm256_and_si256 (_mm256_slli_epi16 (w, k->ssh), k->sgnm16));
+        __m512 v = _mm512_scalef_ps (_mm512_cvtph_ps (h), sc);
         __m128i mag = _mm_and_si128 (c8, _mm_set1_epi8 (0x7F));
-        __m512i r = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), w, sgn, 0xF8); /* |= sign */
+        __m512i r = _mm512_castps_si512 (v);
         if (k->kind == 0) /* E4M3: S.1111.111 is NaN */
           r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpeq_epi8_mask (mag, _mm_set1_epi8 (0x7F)), sgn,
                                               _mm512_set1_epi32 (0x7FC00000), 0xEA);
-        else /* E5M2: S.11111.00 is Inf, S.11111.xx NaN */
-          {
-            r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpge_epu8_mask (mag, _mm_set1_epi8 (0x7C)), sgn,
-                                                _mm512_set1_epi32 (0x7F800000), 0xEA);
-            r = _mm512_mask_or_epi32 (r, _mm_cmpgt_epu8_mask (mag, _mm_set1_epi8 (0x7C)), r,
-                                      _mm512_set1_epi32 (0x00400000));
-          }
+        else /* E5M2 is FP16's top byte: Inf is right already, a NaN keeps its payload */
+          r = _mm512_mask_ternarylogic_epi32 (r, _mm_cmpgt_epu8_mask (mag, _mm_set1_epi8 (0x7C)), sgn,
+                                              _mm512_set1_epi32 (0x7FC00000), 0xEA);
         return _mm512_castsi512_ps (r);
       }
     case 2:
