@@ -186,6 +186,13 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   __m512i b0, b1;
   load_block (&b0, &b1, in, in_fmt, blk);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
+  if (amax >= 0x7F800000u)
+    {
+      /* NaN or Inf (OCP): the NaN scale, codes out of scope (0), as mxk__quant_block */
+      _mm256_storeu_si256 ((void *) dst, _mm256_setzero_si256 ());
+      scales[blk] = 0xFF;
+      return;
+    }
   if (!mxk__fast_amax (amax))
     {
       uint32_t bb[MX_BLOCK];
@@ -202,7 +209,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
 }
 
 /* The scale exponents of the four blocks blk..blk+3, x << 23 of block j in 128-bit lane j of
- * *xs; nonzero when one of them is off the fast path.  One maximum tree serves the four: after
+ * *xs; bit j of the result is set when block j is off the fast path.  One maximum tree serves the four: after
  * two cross-block 128-bit shuffles and two in-lane ones, 128-bit lane j holds block j's maximum
  * in every dword. */
 static inline int
@@ -231,8 +238,10 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
     }
   else
     *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  return _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) MXK_FAST_LO)),
-                                  _mm512_set1_epi32 ((int) (MXK_FAST_HI - MXK_FAST_LO))) != 0;
+  __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) MXK_FAST_LO)),
+                                           _mm512_set1_epi32 ((int) (MXK_FAST_HI - MXK_FAST_LO)));
+  /* bit j: block j (the dwords of 128-bit lane j agree) */
+  return (off & 1) | (off >> 3 & 2) | (off >> 6 & 4) | (off >> 9 & 8);
 }
 
 /* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
@@ -253,43 +262,40 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
       size_t blk = 4 * g;
       __m512i xs_next = _mm512_setzero_si512 ();
       int bad_next = g + 1 < ng ? group_xs (&xs_next, in, in_fmt, blk + 4, &k, rule) : 0;
-      if (bad)
-        for (int j = 0; j < 4; j++)
-          {
-            size_t bj = blk + (size_t) j;
-            magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c[j], in, in_fmt, bj, f, rule, &k);
-          }
-      else
+      /* the blocks off the fast path one by one, the others from the group's exponents */
+      __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
+      uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
+      memcpy (scales + blk, &s4, 4);
+      __m512i xl = _mm512_sub_epi32 (xs, six);
+      for (int j = 0; j < 4; j++)
         {
-          __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
-          uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
-          memcpy (scales + blk, &s4, 4);
-          __m512i xl = _mm512_sub_epi32 (xs, six);
-          for (int j = 0; j < 4; j++)
+          uint8_t *dst = codes + (blk + (size_t) j) * MX_BLOCK;
+          if (bad >> j & 1)
             {
-              uint8_t *dst = codes + (blk + (size_t) j) * MX_BLOCK;
-              __m512i xj, b0, b1;
-              switch (j)
-                {
-                case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
-                case 1: xj = _mm512_shuffle_i32x4 (xl, xl, 0x55); break;
-                case 2: xj = _mm512_shuffle_i32x4 (xl, xl, 0xAA); break;
-                default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
-                }
-              load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-              __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
+              size_t bj = blk + (size_t) j;
+              magic_block (scales, packing == MX_PACKING_UNPACKED ? dst : c[j], in, in_fmt, bj, f, rule, &k);
               if (packing != MX_PACKING_UNPACKED)
-                mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
-              else
-                {
-                  _mm_storeu_si128 ((void *) dst, q0);
-                  _mm_storeu_si128 ((void *) (dst + 16), q1);
-                }
+                mxk__pack_block (codes + bj * pb, c[j], packing);
+              continue;
+            }
+          __m512i xj, b0, b1;
+          switch (j)
+            {
+            case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
+            case 1: xj = _mm512_shuffle_i32x4 (xl, xl, 0x55); break;
+            case 2: xj = _mm512_shuffle_i32x4 (xl, xl, 0xAA); break;
+            default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
+            }
+          load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
+          __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
+          if (packing != MX_PACKING_UNPACKED)
+            mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
+          else
+            {
+              _mm_storeu_si128 ((void *) dst, q0);
+              _mm_storeu_si128 ((void *) (dst + 16), q1);
             }
         }
-      if (bad && packing != MX_PACKING_UNPACKED)
-        for (int j = 0; j < 4; j++)
-          mxk__pack_block (codes + (blk + (size_t) j) * pb, c[j], packing);
       xs = xs_next, bad = bad_next;
     }
   for (size_t blk = 4 * ng; blk < nb; blk++)
