@@ -1,8 +1,9 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
  * Quantize under rne and rtz takes the magic-add route below, four blocks at a time; the other
  * roundings use mxk_generic.c's lane formula with masks instead of branches.  Blocks off the
- * fast range (zero, tiny, huge, NaN, Inf; FP32 subnormals for the other roundings) and the two
- * element pairs whose exact dot overflows a double take the scalar routines.  Compiled with
+ * fast range (zero, tiny, huge, NaN, Inf; FP32 subnormals for the other roundings) take the lane
+ * formula extended to FP32 subnormals (block_any); the two element pairs whose exact dot
+ * overflows a double take the scalar routine.  Compiled with
  * -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
@@ -32,9 +33,11 @@ vf (const mxk_fmt *f)
   return v;
 }
 
-/* 16 FP32 lanes (finite, no subnormals) under scale exponent x -> 16 codes in 32-bit lanes. */
+/* 16 FP32 lanes (finite; FP32 subnormals only when sub is set) under scale exponent x -> 16
+ * codes in 32-bit lanes.  With sub, a subnormal's exponent comes from the exact int-to-float
+ * conversion of its significand, so no FP32 subnormal is ever operated on. */
 static inline __m512i
-lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
+lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub)
 {
   const __m512i one = _mm512_set1_epi32 (1), zero = _mm512_setzero_si512 ();
   __mmask16 ks = _mm512_test_epi32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u));
@@ -44,7 +47,24 @@ lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
   __m512i M = _mm512_mask_or_epi32 (m, kne, m, _mm512_set1_epi32 (0x800000));
   __m512i et = _mm512_sub_epi32 (e, _mm512_set1_epi32 (127 + x));
   __m512i sh;
-  if (f->is_int)
+  if (sub)
+    {
+      /* a subnormal (e = 0): value M * 2^-149, exponent floor(log2 M) - 149; the quantum's
+       * shift q - (-149 - x) with q = max(et, emin) - mbits (INT: -6) */
+      __mmask16 ksub = ~kne;
+      __m512i lm = _mm512_sub_epi32 (_mm512_srli_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (M)), 23),
+                                     _mm512_set1_epi32 (127));
+      et = _mm512_mask_sub_epi32 (et, ksub, lm, _mm512_set1_epi32 (149 + x));
+      __m512i shs = f->is_int ? _mm512_set1_epi32 (143 + x)
+                              : _mm512_add_epi32 (_mm512_sub_epi32 (_mm512_max_epi32 (et, f->emin), f->mbits),
+                                                  _mm512_set1_epi32 (149 + x));
+      if (f->is_int)
+        sh = _mm512_sub_epi32 (_mm512_set1_epi32 (144 + x), e);
+      else
+        sh = _mm512_add_epi32 (f->c23m, _mm512_max_epi32 (_mm512_sub_epi32 (f->emin, et), zero));
+      sh = _mm512_mask_mov_epi32 (sh, ksub, shs);
+    }
+  else if (f->is_int)
     sh = _mm512_sub_epi32 (_mm512_set1_epi32 (144 + x), e);
   else
     sh = _mm512_add_epi32 (f->c23m, _mm512_max_epi32 (_mm512_sub_epi32 (f->emin, et), zero));
@@ -75,6 +95,32 @@ lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
   if (f->is_int)
     return _mm512_mask_sub_epi32 (mag, ks, zero, mag);
   return _mm512_mask_or_epi32 (mag, ks, mag, f->signbit);
+}
+
+static inline __m512i
+lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
+{
+  return lanes_k (b, x, f, rnd, 0);
+}
+
+/* A whole block off the fast path (OCP): NaN or Inf gives the NaN scale and codes 0, a scale
+ * exponent above 127 likewise (INT8 rceil near FLT_MAX), anything else -- zeros, FP32
+ * subnormals, tiny and huge values -- the lane formula with subnormals, as mxk__quant_block. */
+static inline uint8_t
+block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f,
+           mx_scale_rule rule, mx_rounding rnd)
+{
+  int x = amax >= 0x7F800000u ? 128 : amax == 0 ? -127 : mxk__scale_exp (amax, f, rule);
+  if (x > 127)
+    {
+      _mm256_storeu_si256 ((void *) dst, _mm256_setzero_si256 ());
+      return 0xFF;
+    }
+  x = x < -127 ? -127 : x;
+  const vfmt v = vf (f);
+  _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (lanes_k (b0, x, &v, rnd, 1)));
+  _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (lanes_k (b1, x, &v, rnd, 1)));
+  return (uint8_t) (x + 127);
 }
 
 /* RNE and RTZ, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
@@ -186,19 +232,9 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   __m512i b0, b1;
   load_block (&b0, &b1, in, in_fmt, blk);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
-  if (amax >= 0x7F800000u)
-    {
-      /* NaN or Inf (OCP): the NaN scale, codes out of scope (0), as mxk__quant_block */
-      _mm256_storeu_si256 ((void *) dst, _mm256_setzero_si256 ());
-      scales[blk] = 0xFF;
-      return;
-    }
   if (!mxk__fast_amax (amax))
     {
-      uint32_t bb[MX_BLOCK];
-      _mm512_storeu_si512 ((void *) bb, b0);
-      _mm512_storeu_si512 ((void *) (bb + 16), b1);
-      scales[blk] = mxk__quant_block (dst, bb, f, rule, k->rz ? MX_RTZ : MX_RNE);
+      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rz ? MX_RTZ : MX_RNE);
       return;
     }
   int x = mxk__scale_exp (amax, f, rule);
@@ -356,12 +392,7 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
       uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
       int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
       if ((s0 | s1) || amax >= 0x7F800000u || amax == 0 || x > 127)
-        {
-          uint32_t bb[MX_BLOCK];
-          _mm512_storeu_si512 ((void *) bb, b0);
-          _mm512_storeu_si512 ((void *) (bb + 16), b1);
-          scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
-        }
+        scales[blk] = block_any (dst, b0, b1, amax, f, rule, rnd);
       else
         {
           x = x < -127 ? -127 : x;
