@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import mxgold
-from mxgold import _array, _formats, _ops, _plan, _table
+from mxgold import _array, _formats, _mxs, _nvfp4, _ops, _plan, _table
 
 
-@pytest.mark.parametrize("mod", [mxgold, _formats, _array, _ops, _plan, _table])
+@pytest.mark.parametrize("mod", [mxgold, _formats, _array, _ops, _plan, _table, _nvfp4, _mxs])
 def test_doctests(mod):
     r = doctest.testmod(mod, extraglobs={"mxgold": mxgold, "np": np},
                         optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
