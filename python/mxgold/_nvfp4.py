@@ -35,8 +35,10 @@ def _fp32_bits(v, what: str) -> int:
     else:
         with np.errstate(over="ignore"):
             f = np.float32(v)
-        exact = (np.isnan(f) and np.isnan(v)) if np.isnan(f) else (
-            int(f) == v if isinstance(v, (int, np.integer)) else float(f) == float(v))
+        if isinstance(v, (int, np.integer)):
+            exact = bool(np.isfinite(f)) and int(f) == v
+        else:
+            exact = bool(np.isnan(v)) if np.isnan(f) else float(f) == float(v)
         if not exact:
             raise ValueError(f"{what}={v!r} is not a float32 value; pass np.float32({v!r}) to "
                              "round it to one")

@@ -15,6 +15,15 @@ def test_doctests(mod):
     assert r.attempted > 0 and r.failed == 0
 
 
+def test_python_md_examples():
+    """The >>> examples of docs/python.md (the NVFP4 and MXS sections) give what they show."""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+    r = doctest.testfile(path, module_relative=False, globs={"mxgold": mxgold, "np": np},
+                         optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert r.attempted > 0 and r.failed == 0
+
+
 def test_version_matches_the_cli(cli):
     import subprocess
     import sys
