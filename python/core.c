@@ -395,7 +395,9 @@ py_dequantize_fast (PyObject *self, PyObject *args)
 }
 
 /*------------------------------------------------------------------ NVFP4 -*/
-/* nvfp4_amax(input, in_id, n) -> the FP32 bits of max |x| (mx_nvfp4_amax) */
+/* nvfp4_amax(input, in_id, n) -> the FP32 bits of max |x| (mx_nvfp4_amax).  The input goes
+ * through in chunks; the chunks' amaxes (FP32, never NaN) go through mx_nvfp4_amax once more. */
+#define NVFP4_AMAX_CHUNK 65536
 static PyObject *
 py_nvfp4_amax (PyObject *self, PyObject *args)
 {
@@ -414,17 +416,25 @@ py_nvfp4_amax (PyObject *self, PyObject *args)
   Py_buffer b;
   if (get_buf (&b, oin, 0, n, item_for (in->bits), "input"))
     return NULL;
-  uint64_t *w = malloc (((size_t) n ? (size_t) n : 1) * sizeof *w), amax = 0;
-  int st = w ? MX_OK : MX_ENOMEM;
+  size_t nch = ((size_t) n + NVFP4_AMAX_CHUNK - 1) / NVFP4_AMAX_CHUNK;
+  uint64_t *w = malloc (NVFP4_AMAX_CHUNK * sizeof *w), *part = malloc ((nch + 1) * sizeof *part);
+  uint64_t amax = 0;
+  int st = (w && part) ? MX_OK : MX_ENOMEM;
   Py_BEGIN_ALLOW_THREADS
-  if (st == MX_OK)
+  for (size_t c = 0; st == MX_OK && c < nch; c++)
     {
-      for (Py_ssize_t i = 0; i < n; i++)
-        w[i] = load (&b, (size_t) i);
-      st = mx_nvfp4_amax (&amax, in, w, (size_t) n);
+      size_t base = c * NVFP4_AMAX_CHUNK, m = (size_t) n - base;
+      if (m > NVFP4_AMAX_CHUNK)
+        m = NVFP4_AMAX_CHUNK;
+      for (size_t i = 0; i < m; i++)
+        w[i] = load (&b, base + i);
+      st = mx_nvfp4_amax (&part[c], in, w, m);
     }
+  if (st == MX_OK && nch)
+    st = mx_nvfp4_amax (&amax, mx_format_get (MX_FP32), part, nch);
   Py_END_ALLOW_THREADS
   free (w);
+  free (part);
   PyBuffer_Release (&b);
   if (st != MX_OK)
     return raise_status (st, "mx_nvfp4_amax"), NULL;

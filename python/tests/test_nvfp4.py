@@ -74,6 +74,10 @@ def test_amax_ignores_nan_and_sign():
     assert bits32(mxgold.nvfp4_amax(np.array([0xC0E0], np.uint16).view(BF16))) == 0x40E00000
     assert bits32(mxgold.nvfp4_amax(np.array([0x7BFF], np.uint16).view(np.float16))) == \
         0x477FE000                                                            # FP16 max 65504
+    # a tensor longer than the binding's 64 Ki-element chunks: the max (|-3.5|) in the third
+    big = np.zeros(200_000, np.float32)
+    big[[10, 70_000, 150_000]] = [np.nan, 2.0, -3.5]
+    assert bits32(mxgold.nvfp4_amax(big)) == 0x40600000
 
 
 #-------------------------------------------------------------------- hand tensors -#
