@@ -394,6 +394,307 @@ py_dequantize_fast (PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/*------------------------------------------------------------------ NVFP4 -*/
+/* nvfp4_amax(input, in_id, n) -> the FP32 bits of max |x| (mx_nvfp4_amax).  The input goes
+ * through in chunks; the chunks' amaxes (FP32, never NaN) go through mx_nvfp4_amax once more. */
+#define NVFP4_AMAX_CHUNK 65536
+static PyObject *
+py_nvfp4_amax (PyObject *self, PyObject *args)
+{
+  (void) self;
+  PyObject *oin;
+  int in_id;
+  Py_ssize_t n;
+  if (!PyArg_ParseTuple (args, "Oin:nvfp4_amax", &oin, &in_id, &n))
+    return NULL;
+  const mx_format *in = mx_format_get ((mx_format_id) in_id);
+  if (!in || n < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "nvfp4_amax: bad input format or size");
+      return NULL;
+    }
+  Py_buffer b;
+  if (get_buf (&b, oin, 0, n, item_for (in->bits), "input"))
+    return NULL;
+  size_t nch = ((size_t) n + NVFP4_AMAX_CHUNK - 1) / NVFP4_AMAX_CHUNK;
+  uint64_t *w = malloc (NVFP4_AMAX_CHUNK * sizeof *w), *part = malloc ((nch + 1) * sizeof *part);
+  uint64_t amax = 0;
+  int st = (w && part) ? MX_OK : MX_ENOMEM;
+  Py_BEGIN_ALLOW_THREADS
+  for (size_t c = 0; st == MX_OK && c < nch; c++)
+    {
+      size_t base = c * NVFP4_AMAX_CHUNK, m = (size_t) n - base;
+      if (m > NVFP4_AMAX_CHUNK)
+        m = NVFP4_AMAX_CHUNK;
+      for (size_t i = 0; i < m; i++)
+        w[i] = load (&b, base + i);
+      st = mx_nvfp4_amax (&part[c], in, w, m);
+    }
+  if (st == MX_OK && nch)
+    st = mx_nvfp4_amax (&amax, mx_format_get (MX_FP32), part, nch);
+  Py_END_ALLOW_THREADS
+  free (w);
+  free (part);
+  PyBuffer_Release (&b);
+  if (st != MX_OK)
+    return raise_status (st, "mx_nvfp4_amax"), NULL;
+  return PyLong_FromUnsignedLongLong (amax);
+}
+
+/* nvfp4_global_scale(amax bits) -> the FP32 bits of S_enc */
+static PyObject *
+py_nvfp4_global_scale (PyObject *self, PyObject *args)
+{
+  (void) self;
+  unsigned long long amax;
+  if (!PyArg_ParseTuple (args, "K:nvfp4_global_scale", &amax))
+    return NULL;
+  uint64_t s;
+  int st = amax >> 32 ? MX_EINVAL : mx_nvfp4_global_scale (&s, amax);
+  if (st != MX_OK)
+    return raise_status (st, "mx_nvfp4_global_scale"), NULL;
+  return PyLong_FromUnsignedLongLong (s);
+}
+
+/* Rows go through the C library 16 at a time (a 2D tile's height: the results are those of the
+ * whole tensor), so the uint64 copies stay small. */
+#define NVFP4_CHUNK_ROWS 16
+
+/* quantize_nvfp4(input, in_id, rows, cols, amax, tile_2d, rnd, rbits|None, scales, codes)
+ * -> the OR of the flags; scales rows x cols/16 and codes rows x cols, uint8. */
+static PyObject *
+py_quantize_nvfp4 (PyObject *self, PyObject *args)
+{
+  (void) self;
+  PyObject *oin, *orb, *osc, *oco;
+  int in_id, tile_2d, rnd;
+  Py_ssize_t rows, cols;
+  unsigned long long amax;
+  if (!PyArg_ParseTuple (args, "OinnKpiOOO:quantize_nvfp4", &oin, &in_id, &rows, &cols, &amax,
+                         &tile_2d, &rnd, &orb, &osc, &oco))
+    return NULL;
+  const mx_format *in = mx_format_get ((mx_format_id) in_id);
+  if (!in || rows < 0 || cols < MX_NVFP4_BLOCK || cols % MX_NVFP4_BLOCK || amax >> 32
+      || (rows && cols > PY_SSIZE_T_MAX / rows) || (rnd != MX_RNE && rnd != MX_SR)
+      || (rnd == MX_SR) != (orb != Py_None))
+    {
+      PyErr_SetString (PyExc_ValueError, "quantize_nvfp4: bad format, sizes, amax, rounding or "
+                       "random bits");
+      return NULL;
+    }
+  Py_ssize_t n = rows * cols, nsc = rows * (cols / MX_NVFP4_BLOCK);
+  bufset bs = { .n = 0 };
+  Py_buffer *bin, *brb, *bsc, *bco;
+  if (bufs_take (&bs, &bin, oin, 0, n, item_for (in->bits), "input")
+      || bufs_opt (&bs, &brb, orb, 0, n, 4, "random_bits")
+      || bufs_take (&bs, &bsc, osc, 1, nsc, 1, "scales")
+      || bufs_take (&bs, &bco, oco, 1, n, 1, "codes"))
+    return bufs_release (&bs), NULL;
+  size_t chunk = (size_t) NVFP4_CHUNK_ROWS * (size_t) cols;
+  uint64_t *ib = malloc (chunk * sizeof *ib), *cb = malloc (chunk * sizeof *cb);
+  uint64_t *sb = malloc (chunk / MX_NVFP4_BLOCK * sizeof *sb);
+  int st = (ib && cb && sb) ? MX_OK : MX_ENOMEM;
+  unsigned all = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (Py_ssize_t r = 0; st == MX_OK && r < rows; r += NVFP4_CHUNK_ROWS)
+    {
+      size_t nr = (size_t) (rows - r < NVFP4_CHUNK_ROWS ? rows - r : NVFP4_CHUNK_ROWS);
+      size_t base = (size_t) r * (size_t) cols, m = nr * (size_t) cols;
+      size_t sbase = base / MX_NVFP4_BLOCK, ms = m / MX_NVFP4_BLOCK;
+      for (size_t i = 0; i < m; i++)
+        ib[i] = load (bin, base + i);
+      unsigned fl = 0;
+      st = mx_quantize_nvfp4 (sb, cb, &fl, in, ib, nr, (size_t) cols, amax, tile_2d,
+                              brb ? (const uint32_t *) brb->buf + base : NULL, (mx_rounding) rnd);
+      all |= fl;
+      for (size_t i = 0; st == MX_OK && i < m; i++)
+        ((uint8_t *) bco->buf)[base + i] = (uint8_t) cb[i];
+      for (size_t i = 0; st == MX_OK && i < ms; i++)
+        ((uint8_t *) bsc->buf)[sbase + i] = (uint8_t) sb[i];
+    }
+  Py_END_ALLOW_THREADS
+  free (ib);
+  free (cb);
+  free (sb);
+  bufs_release (&bs);
+  if (st != MX_OK)
+    return raise_status (st, "mx_quantize_nvfp4"), NULL;
+  return PyLong_FromUnsignedLong (all);
+}
+
+/* dequantize_nvfp4(scales, codes, rows, cols, amax, out_id, out) -> the OR of the flags */
+static PyObject *
+py_dequantize_nvfp4 (PyObject *self, PyObject *args)
+{
+  (void) self;
+  PyObject *osc, *oco, *oout;
+  Py_ssize_t rows, cols;
+  unsigned long long amax;
+  int out_id;
+  if (!PyArg_ParseTuple (args, "OOnnKiO:dequantize_nvfp4", &osc, &oco, &rows, &cols, &amax,
+                         &out_id, &oout))
+    return NULL;
+  const mx_format *out = mx_format_get ((mx_format_id) out_id);
+  if (!out || rows < 0 || cols < MX_NVFP4_BLOCK || cols % MX_NVFP4_BLOCK || amax >> 32
+      || (rows && cols > PY_SSIZE_T_MAX / rows))
+    {
+      PyErr_SetString (PyExc_ValueError, "dequantize_nvfp4: bad format, sizes or amax");
+      return NULL;
+    }
+  Py_ssize_t n = rows * cols, nsc = rows * (cols / MX_NVFP4_BLOCK);
+  bufset bs = { .n = 0 };
+  Py_buffer *bsc, *bco, *bout;
+  if (bufs_take (&bs, &bsc, osc, 0, nsc, 1, "scales")
+      || bufs_take (&bs, &bco, oco, 0, n, 1, "codes")
+      || bufs_take (&bs, &bout, oout, 1, n, item_for (out->bits), "out"))
+    return bufs_release (&bs), NULL;
+  size_t chunk = (size_t) NVFP4_CHUNK_ROWS * (size_t) cols;
+  uint64_t *cb = malloc (chunk * sizeof *cb), *ob = malloc (chunk * sizeof *ob);
+  uint64_t *sb = malloc (chunk / MX_NVFP4_BLOCK * sizeof *sb);
+  int st = (cb && ob && sb) ? MX_OK : MX_ENOMEM;
+  unsigned all = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (Py_ssize_t r = 0; st == MX_OK && r < rows; r += NVFP4_CHUNK_ROWS)
+    {
+      size_t nr = (size_t) (rows - r < NVFP4_CHUNK_ROWS ? rows - r : NVFP4_CHUNK_ROWS);
+      size_t base = (size_t) r * (size_t) cols, m = nr * (size_t) cols;
+      size_t sbase = base / MX_NVFP4_BLOCK, ms = m / MX_NVFP4_BLOCK;
+      for (size_t i = 0; i < m; i++)
+        cb[i] = ((const uint8_t *) bco->buf)[base + i];
+      for (size_t i = 0; i < ms; i++)
+        sb[i] = ((const uint8_t *) bsc->buf)[sbase + i];
+      unsigned fl = 0;
+      st = mx_dequantize_nvfp4 (ob, &fl, out, sb, cb, nr, (size_t) cols, amax, MX_RNE);
+      all |= fl;
+      for (size_t i = 0; st == MX_OK && i < m; i++)
+        store (bout, base + i, ob[i]);
+    }
+  Py_END_ALLOW_THREADS
+  free (cb);
+  free (ob);
+  free (sb);
+  bufs_release (&bs);
+  if (st != MX_OK)
+    return raise_status (st, "mx_dequantize_nvfp4"), NULL;
+  return PyLong_FromUnsignedLong (all);
+}
+
+/*--------------------------------------------------- shared microexponents -*/
+/* quantize_mxs(input, in_id, nb, fmt, policy, rnd, scales, shifts, codes, flags): nb blocks of
+ * k1; scales and flags nb, shifts nb * k1/k2, codes nb * k1, all uint8. */
+static PyObject *
+py_quantize_mxs (PyObject *self, PyObject *args)
+{
+  (void) self;
+  PyObject *oin, *opol, *osc, *osh, *oco, *ofl;
+  int in_id, fmt, rnd;
+  Py_ssize_t nb;
+  if (!PyArg_ParseTuple (args, "OiniOiOOOO:quantize_mxs", &oin, &in_id, &nb, &fmt, &opol, &rnd,
+                         &osc, &osh, &oco, &ofl))
+    return NULL;
+  const mx_format *in = mx_format_get ((mx_format_id) in_id);
+  const mx_mxs_desc *d = mx_mxs_get ((mx_mxs_format) fmt);
+  mx_policy pol;
+  if (get_policy (opol, &pol) || get_rounding (rnd, 1))
+    return NULL;
+  if (!in || in->role != MX_ROLE_IEEE || !d || nb < 0
+      || (nb && (size_t) nb > PY_SSIZE_T_MAX / d->k1))
+    {
+      PyErr_SetString (PyExc_ValueError, "quantize_mxs: bad format, input format or sizes");
+      return NULL;
+    }
+  size_t k = d->k1, nsub = k / d->k2;
+  bufset bs = { .n = 0 };
+  Py_buffer *bin, *bsc, *bsh, *bco, *bfl;
+  if (bufs_take (&bs, &bin, oin, 0, nb * (Py_ssize_t) k, item_for (in->bits), "input")
+      || bufs_take (&bs, &bsc, osc, 1, nb, 1, "scales")
+      || bufs_take (&bs, &bsh, osh, 1, nb * (Py_ssize_t) nsub, 1, "shifts")
+      || bufs_take (&bs, &bco, oco, 1, nb * (Py_ssize_t) k, 1, "codes")
+      || bufs_take (&bs, &bfl, ofl, 1, nb, 1, "flags"))
+    return bufs_release (&bs), NULL;
+  uint64_t *ib = malloc (k * sizeof *ib), *cb = malloc (k * sizeof *cb);
+  int st = (ib && cb) ? MX_OK : MX_ENOMEM;
+  Py_BEGIN_ALLOW_THREADS
+  for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
+    {
+      size_t base = (size_t) b * k;
+      for (size_t i = 0; i < k; i++)
+        ib[i] = load (bin, base + i);
+      uint64_t sc;
+      unsigned fl;
+      st = mx_quantize_mxs (&sc, (uint8_t *) bsh->buf + (size_t) b * nsub, cb, &fl,
+                            (mx_mxs_format) fmt, in, ib, k, &pol, (mx_rounding) rnd);
+      if (st != MX_OK)
+        break;
+      ((uint8_t *) bsc->buf)[b] = (uint8_t) sc;
+      ((uint8_t *) bfl->buf)[b] = (uint8_t) fl;
+      for (size_t i = 0; i < k; i++)
+        ((uint8_t *) bco->buf)[base + i] = (uint8_t) cb[i];
+    }
+  Py_END_ALLOW_THREADS
+  free (ib);
+  free (cb);
+  bufs_release (&bs);
+  if (st != MX_OK)
+    return raise_status (st, "mx_quantize_mxs"), NULL;
+  Py_RETURN_NONE;
+}
+
+/* dequantize_mxs(scales, shifts, codes, nb, fmt, out_id, rnd, out) -> the OR of the flags */
+static PyObject *
+py_dequantize_mxs (PyObject *self, PyObject *args)
+{
+  (void) self;
+  PyObject *osc, *osh, *oco, *oout;
+  Py_ssize_t nb;
+  int fmt, out_id, rnd;
+  if (!PyArg_ParseTuple (args, "OOOniiiO:dequantize_mxs", &osc, &osh, &oco, &nb, &fmt, &out_id,
+                         &rnd, &oout))
+    return NULL;
+  const mx_format *out = mx_format_get ((mx_format_id) out_id);
+  const mx_mxs_desc *d = mx_mxs_get ((mx_mxs_format) fmt);
+  if (get_rounding (rnd, 1))
+    return NULL;
+  if (!out || out->role != MX_ROLE_IEEE || !d || nb < 0
+      || (nb && (size_t) nb > PY_SSIZE_T_MAX / d->k1))
+    {
+      PyErr_SetString (PyExc_ValueError, "dequantize_mxs: bad format, output format or sizes");
+      return NULL;
+    }
+  size_t k = d->k1, nsub = k / d->k2;
+  bufset bs = { .n = 0 };
+  Py_buffer *bsc, *bsh, *bco, *bout;
+  if (bufs_take (&bs, &bsc, osc, 0, nb, 1, "scales")
+      || bufs_take (&bs, &bsh, osh, 0, nb * (Py_ssize_t) nsub, 1, "shifts")
+      || bufs_take (&bs, &bco, oco, 0, nb * (Py_ssize_t) k, 1, "codes")
+      || bufs_take (&bs, &bout, oout, 1, nb * (Py_ssize_t) k, item_for (out->bits), "out"))
+    return bufs_release (&bs), NULL;
+  uint64_t *cb = malloc (k * sizeof *cb), *ob = malloc (k * sizeof *ob);
+  int st = (cb && ob) ? MX_OK : MX_ENOMEM;
+  unsigned all = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
+    {
+      size_t base = (size_t) b * k;
+      for (size_t i = 0; i < k; i++)
+        cb[i] = ((const uint8_t *) bco->buf)[base + i];
+      unsigned fl = 0;
+      st = mx_dequantize_mxs (ob, &fl, out, ((const uint8_t *) bsc->buf)[b],
+                              (const uint8_t *) bsh->buf + (size_t) b * nsub, cb,
+                              (mx_mxs_format) fmt, k, (mx_rounding) rnd);
+      all |= fl;
+      for (size_t i = 0; st == MX_OK && i < k; i++)
+        store (bout, base + i, ob[i]);
+    }
+  Py_END_ALLOW_THREADS
+  free (cb);
+  free (ob);
+  bufs_release (&bs);
+  if (st != MX_OK)
+    return raise_status (st, "mx_dequantize_mxs"), NULL;
+  return PyLong_FromUnsignedLong (all);
+}
+
 /*------------------------------------------------------------------- cast -*/
 /* cast(input, n, from, to, policy, rnd, rbits|None, out, flags|None) -> OR of the flags */
 static PyObject *
@@ -1000,6 +1301,12 @@ static PyMethodDef methods[] = {
   { "dequantize", py_dequantize, METH_VARARGS, "libmxgold mx_dequantize over blocks" },
   { "dequantize_fast", py_dequantize_fast, METH_VARARGS, "libmxk mxk_dequantize" },
   { "cast", py_cast, METH_VARARGS, "libmxgold mx_cast over values" },
+  { "nvfp4_amax", py_nvfp4_amax, METH_VARARGS, "mx_nvfp4_amax" },
+  { "nvfp4_global_scale", py_nvfp4_global_scale, METH_VARARGS, "mx_nvfp4_global_scale" },
+  { "quantize_nvfp4", py_quantize_nvfp4, METH_VARARGS, "mx_quantize_nvfp4, 16 rows at a time" },
+  { "dequantize_nvfp4", py_dequantize_nvfp4, METH_VARARGS, "mx_dequantize_nvfp4" },
+  { "quantize_mxs", py_quantize_mxs, METH_VARARGS, "libmxgold mx_quantize_mxs over blocks" },
+  { "dequantize_mxs", py_dequantize_mxs, METH_VARARGS, "libmxgold mx_dequantize_mxs" },
   { "pack", py_pack, METH_VARARGS, "mx_pack" },
   { "unpack", py_unpack, METH_VARARGS, "mx_unpack" },
   { "packed_size", py_packed_size, METH_VARARGS, "mx_packed_size" },
@@ -1031,7 +1338,8 @@ PyInit__core (void)
     return NULL;
   if (PyModule_AddIntConstant (m, "POLICY_FIELD_COUNT", MX_POLICY_FIELD_COUNT)
       || PyModule_AddIntConstant (m, "FORMAT_COUNT", MX_FORMAT_COUNT)
-      || PyModule_AddIntConstant (m, "MAX_K", MXV_MAX_K))
+      || PyModule_AddIntConstant (m, "MAX_K", MXV_MAX_K)
+      || PyModule_AddIntConstant (m, "NVFP4_BLOCK", MX_NVFP4_BLOCK))
     {
       Py_DECREF (m);
       return NULL;

@@ -120,3 +120,12 @@ localparam int MX_SCALE_MIN_MAXERR = 11;
 // flags (golden/include/mx.h MX_FLAG_*)
 localparam logic [7:0] MX_FLAG_INEXACT = 8'h01, MX_FLAG_UNDERFLOW = 8'h02, MX_FLAG_OVERFLOW = 8'h04;
 localparam logic [7:0] MX_FLAG_INVALID = 8'h10, MX_FLAG_SCALE_CLAMPED = 8'h20;
+
+// shared-microexponent formats (golden/include/mx/mxs.def): k1 elements per E8M0 block
+// exponent, k2 per d2-bit shift, sign + m-bit magnitude elements
+localparam int MX_MXS_MX9 = 0;
+localparam int MX_MX9_K1 = 16, MX_MX9_K2 = 2, MX_MX9_D2 = 1, MX_MX9_M = 7;
+localparam int MX_MXS_MX6 = 1;
+localparam int MX_MX6_K1 = 16, MX_MX6_K2 = 2, MX_MX6_D2 = 1, MX_MX6_M = 4;
+localparam int MX_MXS_MX4 = 2;
+localparam int MX_MX4_K1 = 16, MX_MX4_K2 = 2, MX_MX4_D2 = 1, MX_MX4_M = 2;

@@ -123,7 +123,18 @@ printf '# mxv-version: 1\n# op: gemm\n# elem: e4m3\n# elem-b: e2m1\n# block: 1\n
 rm -rf "$t"
 $bin --help | grep -q "^Usage: mxgold" && ok || ko "--help"
 $bin --version | grep -q "^mxgold [0-9]" && ok || ko "--version"
-[ "$($bin formats | wc -l)" = 13 ] && ok || ko "formats lists 12"
+# a header, the 12 rows of formats.def, then the 2-level formats: mx9, mx6, mx4 and nvfp4
+n_fmt=$(grep -c '^MX_FORMAT(' "$(dirname "$0")/../golden/include/mx/formats.def")
+n_mxs=$(grep -c '^MX_MXS(' "$(dirname "$0")/../golden/include/mx/mxs.def")
+[ "$($bin formats | wc -l)" = $((1 + n_fmt + n_mxs + 1)) ] && ok || ko "formats lists $n_fmt + $n_mxs + 1"
+[ "$($bin formats | grep -c ' 2-level ')" = $((n_mxs + 1)) ] && ok || ko "formats: $n_mxs + 1 2-level rows"
+# MXS: (8 + (k1/k2) d2) / k1 + m + 1 = (8 + 8) / 16 + m + 1: MX9 (m 7) 9, MX6 (m 4) 6, MX4 (m 2) 4,
+# whatever --block; NVFP4: 4 + 8/16 and a 32-bit amax per tensor of N elements
+[ "$($bin formats | awk '$1 == "mx9" { print $2, $4, $NF }')" = "bfp16 8 9" ] && ok || ko "formats: mx9 bfp16, 8 bits, 9 bits/elem"
+[ "$($bin formats --block 8 | awk '$1 == "mx6" { print $2, $4, $NF }')" = "bfp13 5 6" ] && ok || ko "formats: mx6 bfp13, 5 bits, 6 bits/elem"
+[ "$($bin formats | awk '$1 == "mx4" { print $2, $4, $11, $NF }')" = "bfp11 3 1.5 4" ] && ok || ko "formats: mx4 bfp11, 3 bits, max 1.5, 4 bits/elem"
+[ "$($bin formats | awk '$1 == "mx9" { print $11 }')" = 1.984375 ] && ok || ko "formats: mx9 max 127/64"
+[ "$($bin formats --scale-format e8m1 | awk '$1 == "nvfp4" { print $2, $4, $11, $NF }')" = "e2m1+ue4m3 4 6 4.5+32/N" ] && ok || ko "formats: nvfp4 4.5+32/N bits/elem"
 # bits per element: 4 + 8/32, NVFP4 4 + 8/16 (UE4M3 stored in a byte), BFP16 8 + 8/8, E8M1 in 2 bytes
 [ "$($bin formats | awk '$1 == "e2m1" { print $NF }')" = 4.25 ] && ok || ko "formats: e2m1 4.25 bits/elem"
 [ "$($bin formats --block 16 --scale-format ue4m3 | awk '$1 == "e2m1" { print $NF }')" = 4.5 ] && ok || ko "formats: nvfp4 4.5 bits/elem"

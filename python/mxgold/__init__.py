@@ -16,6 +16,11 @@ from ._array import MXArray, PackedMXArray, fake_quantize, quantize
 from ._formats import (FLAG_INEXACT, FLAG_INVALID, FLAG_NAMES, FLAG_OVERFLOW,
                        FLAG_SCALE_CLAMPED, FLAG_UNDERFLOW, Format, format, formats, policy,
                        profiles, scale_format)
+from ._mxs import MXSArray, dequantize_mxs, quantize_mxs
+from ._mxs import bits_per_element as mxs_bits_per_element
+from ._mxs import element_format as mxs_element_format
+from ._nvfp4 import (NVFP4Array, dequantize_nvfp4, nvfp4_amax, nvfp4_global_scale,
+                     quantize_nvfp4)
 from ._ops import cast, decode, dot, matmul
 from ._plan import ParetoPoint, Plan, plan_formats
 from ._table import Table, compare_formats, format_table
@@ -26,6 +31,7 @@ ROUNDINGS = tuple(_names.ROUNDINGS)
 ACCUMS = tuple(_names.ACCUMS)
 TC_PRESETS = tuple(_names.TC_PRESETS)
 PACKINGS = tuple(_names.PACKINGS)
+MXS_FORMATS = {n: dict(d) for n, d in _names.MXS_FORMATS.items()}
 FLAGS = dict(FLAG_NAMES)
 
 
@@ -43,4 +49,7 @@ def version() -> dict:
 __all__ = ["quantize", "fake_quantize", "MXArray", "PackedMXArray", "cast", "decode", "dot",
            "matmul", "format", "scale_format", "Format", "formats", "profiles", "policy",
            "compare_formats", "format_table", "Table", "plan_formats", "Plan", "ParetoPoint",
-           "version", "ROUNDINGS", "ACCUMS", "TC_PRESETS", "PACKINGS", "FLAGS"]
+           "version", "ROUNDINGS", "ACCUMS", "TC_PRESETS", "PACKINGS", "FLAGS",
+           "quantize_nvfp4", "dequantize_nvfp4", "nvfp4_amax", "nvfp4_global_scale",
+           "NVFP4Array", "quantize_mxs", "dequantize_mxs", "MXSArray", "mxs_element_format",
+           "mxs_bits_per_element", "MXS_FORMATS"]

@@ -5,13 +5,22 @@ import numpy as np
 import pytest
 
 import mxgold
-from mxgold import _array, _formats, _ops, _plan, _table
+from mxgold import _array, _formats, _mxs, _nvfp4, _ops, _plan, _table
 
 
-@pytest.mark.parametrize("mod", [mxgold, _formats, _array, _ops, _plan, _table])
+@pytest.mark.parametrize("mod", [mxgold, _formats, _array, _ops, _plan, _table, _nvfp4, _mxs])
 def test_doctests(mod):
     r = doctest.testmod(mod, extraglobs={"mxgold": mxgold, "np": np},
                         optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert r.attempted > 0 and r.failed == 0
+
+
+def test_python_md_examples():
+    """The >>> examples of docs/python.md (the NVFP4 and MXS sections) give what they show."""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+    r = doctest.testfile(path, module_relative=False, globs={"mxgold": mxgold, "np": np},
+                         optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert r.attempted > 0 and r.failed == 0
 
 
