@@ -19,7 +19,7 @@ typedef struct
   mx_mxs_format fmt;
   mx_format_id in;
   mx_rounding rnd;
-  int quark;        /* 1: subnormals flush, nan-block ignore, inf-block zero (Quark torch) */
+  int quark;        /* 1: profile quark-mxs (subnormals flush-pos, NaN/Inf ignored; Quark torch) */
   int field;        /* a policy field set to value, or -1 */
   long value;
   uint64_t x[16];   /* the rest of the block is +0 */
@@ -80,6 +80,14 @@ static const hrow hrows[] = {
     { 0x7FC00000, 0x00000001, 0x7F800000, 0x3DC00000, 0x3E400000 },
     0x7C, { 1, 1, 0, 1, 1, 1, 1, 1 },
     { 0x00, 0x00, 0x00, 0x60, 0x60 }, INV | UFL | IEX },
+  /* MX9 E (FP32), {-0, -2^-149, 1.0}: amax 1.0, E = 0, scale 0x7F.  sb0 below E: s 1; sb1
+   *  {1.0, 0}: s 0, 1.0 * 64 = 64 -> 0x40; the rest zeros, s 1.  quark-mxs (flush-pos): -0 and
+   *  the flushed -2^-149 are +0 (0x00, 0x00; underflow, inexact from the flush); the default:
+   *  -0 keeps its sign (0x80), -2^-149 rounds to -0 (0x80, underflow, inexact). */
+  { "mx9 E quark", MX_MXS_MX9, MX_FP32, MX_RNE, 1, -1, 0, { 0x80000000, 0x80000001, 0x3F800000 },
+    0x7F, { 1, 0, 1, 1, 1, 1, 1, 1 }, { 0x00, 0x00, 0x40 }, UFL | IEX },
+  { "mx9 E ocp", MX_MXS_MX9, MX_FP32, MX_RNE, 0, -1, 0, { 0x80000000, 0x80000001, 0x3F800000 },
+    0x7F, { 1, 0, 1, 1, 1, 1, 1, 1 }, { 0x80, 0x80, 0x40 }, UFL | IEX },
   /* MX9 C under the default policy: NaN in the block -> NaN scale 0xFF, shifts and codes 0 */
   { "mx9 C ocp", MX_MXS_MX9, MX_FP32, MX_RNE, 0, -1, 0,
     { 0x7FC00000, 0x00000001, 0x7F800000, 0x3DC00000, 0x3E400000 },
@@ -143,10 +151,8 @@ static const hrow hrows[] = {
 static mx_policy
 quark_policy (void)
 {
-  mx_policy p = mx_policy_ocp ();
-  p.subnormals = MX_SUBNORMALS_FLUSH;
-  p.nan_block = MX_NAN_BLOCK_IGNORE;
-  p.inf_block = MX_INF_BLOCK_ZERO;
+  mx_policy p;
+  mx_profile_get (&p, NULL, MX_PROFILE_QUARK_MXS);
   return p;
 }
 

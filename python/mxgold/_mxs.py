@@ -74,7 +74,7 @@ def quantize_mxs(x, format: str = "mx9", *, axis: int = -1, rounding: str | None
         ``nan_elem``, ``scale_overflow``, ``wide_input``, ``scale_min``, ``zero_scale``.  The
         block exponent is always floor(log2 amax): ``scale_rule``, ``scale_bump``,
         ``min_scale_elem`` and ``scale_div`` must stay at their defaults.  Quark's torch
-        MX9/MX6 is ``subnormals="flush", nan_block="ignore", inf_block="zero"``.
+        MX9/MX6 is ``subnormals="flush-pos", nan_block="ignore", inf_block="zero"``.
 
     Returns an :class:`MXSArray`.  Worked example, MX9 (m = 7, M = P * 64): amax 1.0 gives
     E = 0, scale 0x7F.  Sub-block (1.0, -0.5) has an element at 2^E: shift 0, codes 64 = 0x40

@@ -44,7 +44,7 @@ POLICY_FIELDS = {
     "sr-bits": ((1, 32, 10), 16, "random bits per element used by sr rounding (R in docs/semantics.md section 2)"),
 }
 
-PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16", "inc-mx", "quark-onnx", "quark-onnx-int8"]
+PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16", "quark-mxs", "inc-mx", "quark-onnx", "quark-onnx-int8"]
 
 ACCUMS = ["exact", "block-fp32", "tensor-core"]
 

@@ -57,6 +57,8 @@ class Mode:
               (uint8 E8M0 scale per block, codes per element) or, with ``output="values"``, the
               library's dequantized (fake-quantized) values in ``x``'s dtype, compared with
               mxgold's dequantize of its own result, bit for bit (every NaN equal to every NaN).
+              "mxs": ``x`` is (blocks, 16) values of a two-level format (MX9, MX6), ``run``
+              returns ``(scales, shifts, codes)``, compared with ``mxgold.quantize_mxs``.
     name      short label ("sat=False", "scale=even"), unique within the adapter
     path      the exact entry point and code path called
     profile   the mxgold profile that must reproduce it

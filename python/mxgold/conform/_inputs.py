@@ -16,7 +16,7 @@ import zlib
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _names
 from .._formats import Format, _bf16_dtype
 
 # The probe classes of a block run, in the matrix's column order, with what each separates
@@ -179,7 +179,12 @@ def block_inputs(fmt_name: str, inp: str, seed: int, n_random: int,
     n_random random blocks; about n_probe blocks per probe class; the committed suite's blocks
     when ``vectors`` names its directory.
     """
-    fmt = Format.get(fmt_name)
+    if fmt_name in _names.MXS_FORMATS:  # MX9/MX6/MX4: the grid of their element format
+        from .._mxs import element_format
+
+        fmt = element_format(fmt_name)
+    else:
+        fmt = Format.get(fmt_name)
     dt = dtype(inp)
     emin, emax, m = _limits(inp)
     lo, hi = _exp_range(fmt, inp)

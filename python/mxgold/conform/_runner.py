@@ -97,6 +97,34 @@ def _cmp_block(mode, fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]
     return bad, describe
 
 
+def _gold_mxs(fmt: str, x: np.ndarray, profile: str, policy: dict, rounding):
+    return mxgold.quantize_mxs(x, fmt, profile=profile, rounding=rounding, **policy)
+
+
+def _cmp_mxs(fmt, x, lib, q) -> tuple[np.ndarray, Callable[[int], dict]]:
+    """A two-level block (MX9/MX6/MX4): scale, the sub-block shifts and the codes."""
+    nb, k = x.shape
+    ls = np.asarray(lib[0], np.int64).reshape(nb)
+    lsh = np.asarray(lib[1], np.int64).reshape(nb, -1)
+    lc = np.asarray(lib[2], np.int64).reshape(nb, k)
+    gs = q.scales.reshape(nb).astype(np.int64)
+    gsh = q.shifts.reshape(nb, -1).astype(np.int64)
+    gc = q.codes.reshape(nb, k).astype(np.int64)
+    ediff = lc != gc
+    bad = (ls != gs) | (lsh != gsh).any(axis=1) | ediff.any(axis=1)
+    fbits = q.element_format.bits
+
+    def describe(i, limit=4):
+        j = np.nonzero(ediff[i])[0]
+        d = {"scale": {"lib": _hex(ls[i], 8), "mxgold": _hex(gs[i], 8)},
+             "shifts": {"lib": "".join(str(int(v)) for v in lsh[i]),
+                        "mxgold": "".join(str(int(v)) for v in gsh[i])},
+             "elements": [{"i": int(e), "in": _value_str(x[i], e), "lib": _hex(lc[i, e], fbits),
+                           "mxgold": _hex(gc[i, e], fbits)} for e in j[:limit]]}
+        return d
+    return bad, describe
+
+
 def _cmp_cast(fmt, x, lib, want) -> tuple[np.ndarray, Callable[[int], dict]]:
     got = np.asarray(lib, np.int64).reshape(-1)
     w = want.astype(np.int64).reshape(-1)
@@ -173,6 +201,10 @@ def run_mode(ad, mode: Mode, *, seed: int, n_random: int, n_probe: int,
                     bad, describe = _cmp_cast(fmt, x, lib, want)
                     ocp = _gold_cast(fmt, x, None, "ocp", {}, None)
                     obad, odescribe = _cmp_cast(fmt, x, lib, ocp)
+                elif mode.kind == "mxs":
+                    q = _gold_mxs(fmt, x, prof, pol, mode.rounding)
+                    bad, describe = _cmp_mxs(fmt, x, lib, q)
+                    obad, odescribe = _cmp_mxs(fmt, x, lib, _gold_mxs(fmt, x, "ocp", {}, None))
                 else:
                     q = _gold_block(fmt, x, rb, prof, pol, mode.rounding, mode.scale_format)
                     bad, describe = _cmp_block(mode, fmt, x, lib, q)

@@ -70,6 +70,7 @@ _ELEM = {"e4m3": "fp8_e4m3", "e5m2": "fp8_e5m2", "e2m3": "fp6_e2m3", "e3m2": "fp
 _SPEC = {"e4m3": "OCP_MXFP8E4M3Spec", "e5m2": "OCP_MXFP8E5M2Spec", "e2m3": "OCP_MXFP6E2M3Spec",
          "e3m2": "OCP_MXFP6E3M2Spec", "e2m1": "OCP_MXFP4Spec"}
 _FP8 = ("e4m3", "e5m2")
+_MXS_M = {"mx9": 7, "mx6": 4}  # magnitude bits; Quark's quant_bit is m + 1
 _FP46 = ("e2m3", "e3m2", "e2m1")
 _IN = ("fp32", "fp16", "bf16")
 
@@ -133,6 +134,15 @@ def modes() -> list[Mode]:
               "-1, 8) -> fake_quantize_int (per_group)"),
         note="blocks of 8 (BFP16)"))
 
+
+    # the shared-microexponent formats MX9 and MX6 (the torch path has no MX4)
+    for fmt in ("mx9", "mx6"):
+        out.append(Mode(
+            kind="mxs", name=f"{fmt}-real", profile="quark-mxs", formats=(fmt,),
+            inputs=("fp32",), block=16, options={"path": "mxs-real", "scale": "floor"},
+            path=("quark.torch.kernel.hw_emulation.hw_emulation_interface.real_quantize_mx6_mx9"
+                  f"(x, -1, block_size=16, quant_bit={_MXS_M[fmt] + 1}, sub_block_size=2)"),
+            note="MX9/MX6: scale, shift bits and codes; NaN and Inf have no code in Quark"))
 
     # the ONNX custom op: FP8/FP6/FP4 always round RNE (rounding_mode reaches INT8 only)
     out.append(Mode(
@@ -375,6 +385,21 @@ def run(mode: Mode, fmt: str, x: np.ndarray, rbits=None):
                 fake_quantize_bfp16)
 
             return _to_numpy(fake_quantize_bfp16(t, -1, mode.block), x)
+        if path == "mxs-real":
+            from quark.torch.kernel.hw_emulation.hw_emulation_interface import (
+                real_quantize_mx6_mx9)
+
+            m = _MXS_M[fmt]
+            r = real_quantize_mx6_mx9(t, -1, block_size=16, quant_bit=m + 1, sub_block_size=2)
+            r = r.to(torch.float64).numpy().reshape(x.shape[0], 18)
+            scales = r[:, 0].astype(np.int64) + 127
+            bits = r[:, 1].astype(np.int64)
+            shifts = (bits[:, None] >> np.arange(8)) & 1   # bit j: sub-block j
+            v = r[:, 2:]
+            mag = np.abs(np.where(np.isfinite(v), v, 0)).astype(np.int64)
+            codes = np.where(np.signbit(v), 1 << m, 0) | mag
+            codes = np.where(np.isfinite(x.astype(np.float64)), codes, MXS_NO_CODE)
+            return scales, shifts, codes
         if path == "mx-real":
             r = K.non_scaled_real_quantize(t, "mx", _ELEM[fmt], -1, mode.block)
             r = r.to(torch.float32).numpy().reshape(x.shape[0], mode.block + 1)
@@ -595,9 +620,22 @@ def _model_onnx(x: np.ndarray, fmt: str, rm: int) -> tuple[np.ndarray, list[str]
     return out, why
 
 
+MXS_NO_CODE = 0x1000  # a NaN or Inf element of real_quantize_mx6_mx9: it has no code
+
+
 def exception(mode: Mode, fmt: str, inp: str, cls: str, x_row: np.ndarray, described: dict):
     """A block no policy expresses, proven: the library's output on it equals the model of
     Quark bit for bit, and the model names the deciding condition."""
+    if mode.kind == "mxs":
+        # only NaN/Inf elements differ, scale and shifts agree: Quark writes no code for them
+        # ("MX6/MX9 have no encoding for Inf or NaN"), mxgold +0 flagged invalid (inf-block
+        # zero) or under nan-elem
+        el = described.get("elements", [])
+        same = (described["scale"]["lib"] == described["scale"]["mxgold"]
+                and described["shifts"]["lib"] == described["shifts"]["mxgold"])
+        if same and el and all(int(e["lib"], 16) == MXS_NO_CODE for e in el):
+            return "a NaN or Inf element, which real_quantize_mx6_mx9 gives no code"
+        return None
     if mode.options["path"] == "onnx":
         out, why = _model_onnx(np.asarray(x_row), fmt, mode.options["rm"])
         if not why:
