@@ -315,7 +315,12 @@ get_mxs (mxv_header *h, const char *v, char *err, size_t en)
   if (i < 0)
     BAD ("unknown mxs format '%s' (mx9 mx6 mx4)", v);
   h->mxs = (mx_mxs_format) i;
-  h->elem = mx_mxs_get (h->mxs)->elem;
+  /* an 'elem' key read before stays, for validation to reject: the keys come in any order */
+  int ours = h->elem == NULL;
+  for (int f = 0; f < MX_MXS_COUNT; f++)
+    ours |= h->elem == mx_mxs_get ((mx_mxs_format) f)->elem;
+  if (ours)
+    h->elem = mx_mxs_get (h->mxs)->elem;
   return 0;
 }
 
