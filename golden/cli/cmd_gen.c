@@ -120,7 +120,7 @@ two_level_args (const cli_args *a, mxv_header *h)
   h->scale = mx_format_get (MX_UE4M3);
   h->k = MX_NVFP4_BLOCK;
   h->rows = (size_t) cli_uint (a, O_ROWS, 1, MXV_MAX_WORDS, 16);
-  h->cols = (size_t) cli_uint (a, O_COLS, MX_NVFP4_BLOCK, MXV_MAX_WORDS, 32);
+  h->cols = (size_t) cli_uint (a, O_COLS, MX_NVFP4_BLOCK, MXV_MAX_WORDS, 16);
   const char *t = a->v[O_TILE] ? a->v[O_TILE] : "1d", *am = a->v[O_AMAX] ? a->v[O_AMAX] : "tensor";
   if (strcmp (t, "1d") != 0 && strcmp (t, "2d") != 0)
     cli_usage_error (a, "--tile wants 1d or 2d, not '%s'", mxv_quote (q, sizeof q, t));

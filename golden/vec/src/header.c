@@ -31,7 +31,7 @@ mxv_header_init (mxv_header *h)
   h->gkdim = 64;
   h->dp = mx_dot_policy_default ();
   h->rows = 16;
-  h->cols = 32;
+  h->cols = 16;
   h->mxs = MX_MXS_MX9;
   snprintf (h->generator, sizeof h->generator, "mxgold %s (git %s)", mx_version (),
             mxv__git_hash ());
