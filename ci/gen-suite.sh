@@ -65,6 +65,30 @@ cmds+=("ocp/dot/e4m3-e4m3-b200-fp8.mxv|gen --op dot --format-a e4m3 --accum tens
 cmds+=("ocp/dot/e4m3-e4m3-mi300-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset mi300-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
 
+# NVFP4 two-level scaling (docs/semantics.md section 9): 1D blocks and 16x16 tiles (17 rows: a
+# last tile of 1), RNE and SR, FP32 and BF16 tensors with their own amax; a calibrated (given)
+# amax, FP16 input and BF16 output once each
+for t in 1d 2d; do
+  shape="--rows 4 --cols 64"; [ $t = 2d ] && shape="--rows 17 --cols 32"
+  for r in rne sr; do
+    for i in fp32 bf16; do
+      cmds+=("ocp/nvfp4/e2m1-$t-$r-$i.mxv|gen --op nvfp4 --tile $t $shape --input $i --rounding $r -n 4 --seed 1")
+    done
+    cmds+=("ocp/nvfp4/e2m1-$t-$r-fp32-given.mxv|gen --op nvfp4 --tile $t $shape --amax given --rounding $r -n 4 --seed 1")
+  done
+done
+cmds+=("ocp/nvfp4/e2m1-1d-rne-fp16-out-bf16.mxv|gen --op nvfp4 --rows 4 --cols 64 --input fp16 --output-format bf16 -n 4 --seed 1")
+# MX9/MX6/MX4 (docs/semantics.md section 5b): every deterministic rounding, 500 seeded random blocks; Quark's torch policy
+# (subnormals flushed, NaN ignored, Inf to zero) and its ONNX to_bfp_prime policy (flushed)
+for f in mx9 mx6 mx4; do
+  for r in $rnds; do
+    cmds+=("ocp/mxs/$f-$r.mxv|gen --op mxs --mxs-format $f --rounding $r --level 1 --seed 1")
+  done
+  cmds+=("ocp/mxs/$f-rne-quark-torch.mxv|gen --op mxs --mxs-format $f --subnormals flush --nan-block ignore --inf-block zero --level 1 -n 50 --seed 1")
+  cmds+=("ocp/mxs/$f-rne-quark-onnx.mxv|gen --op mxs --mxs-format $f --subnormals flush --level 1 --seed 1")
+  cmds+=("ocp/mxs/$f-rne-random.mxv|gen --op mxs --mxs-format $f -n 500 --seed 1")
+done
+
 # the same for every named profile but ocp (the list is mxgold's own: profiles.def)
 for p in $("$bin/mxgold" profiles | grep '^[a-z]' | cut -d' ' -f1 | grep -vx ocp); do
   for f in $fmts; do

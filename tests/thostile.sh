@@ -143,5 +143,34 @@ printf '%s\n%s 1FFFFFFFF\n' "$z" "${z% 00000000}" | $bin nvfp4 > "$t/out" 2> "$t
 [ $rc = 2 ] && grep -q "^stdin:2: word 16 '1FFFFFFFF' is not a bit pattern" "$t/err" && [ "$(wc -l < "$t/out")" = 1 ] && ok || ko "nvfp4 bad word: rc $rc"
 printf '%s\n' "$z" | $bin nvfp4 --input bf16 > /dev/null 2> "$t/err"; rc=$?
 [ $rc = 2 ] && grep -q "exactly 4 digits" "$t/err" && ok || ko "nvfp4 bf16 wants 4 digits: rc $rc"
+# gen --op nvfp4 / mxs: options meaningless for the op are errors; sizes and names are checked;
+# the files verify, and a damaged one stops with FILE:LINE
+expect gen-nvfp4-format 2 "--format does not apply to --op nvfp4" $bin gen --op nvfp4 --format e2m1
+expect gen-nvfp4-policy 2 "--scale-rule does not apply to --op nvfp4" $bin gen --op nvfp4 --scale-rule ceil
+expect gen-nvfp4-profile 2 "--profile does not apply to --op nvfp4" $bin gen --op nvfp4 --profile ocp
+expect gen-nvfp4-cols-20 2 "nvfp4: cols 20 is not a multiple of 16" $bin gen --op nvfp4 --cols 20
+expect gen-nvfp4-rows-0 2 "rows wants an integer 1..4096, not '0'" $bin gen --op nvfp4 --rows 0
+expect gen-nvfp4-big 2 "nvfp4: rows x cols must be at most 4096" $bin gen --op nvfp4 --rows 4096 --cols 32
+expect gen-nvfp4-rna 2 "nvfp4 rounding is rne or sr" $bin gen --op nvfp4 --rounding rna
+expect gen-nvfp4-tile 2 "--tile wants 1d or 2d, not '3d'" $bin gen --op nvfp4 --tile 3d
+expect gen-nvfp4-amax 2 "--amax wants tensor or given, not 'max'" $bin gen --op nvfp4 --amax max
+expect gen-nvfp4-fp64 2 "not fp64" $bin gen --op nvfp4 --input fp64
+expect gen-nvfp4-exh 2 "--exhaustive does not apply to nvfp4" $bin gen --op nvfp4 --exhaustive
+expect gen-mxs-name 2 "unknown --mxs-format 'mx8' \(mx9 mx6 mx4\)" $bin gen --op mxs --mxs-format mx8
+expect gen-mxs-sr 2 "mxs takes a deterministic rounding, not sr" $bin gen --op mxs --rounding sr
+expect gen-mxs-rule 2 "a policy field has no mxs meaning" $bin gen --op mxs --scale-rule ceil
+expect gen-mxs-block 2 "--block does not apply to --op mxs" $bin gen --op mxs --block 32
+expect gen-mxs-rows 2 "--rows does not apply to --op mxs" $bin gen --op mxs --rows 2
+expect gen-mxs-fmt-q 2 "--mxs-format does not apply to --op quantize" $bin gen --op quantize --format e4m3 --mxs-format mx9
+for g in "nvfp4 --tile 2d --rows 17 --rounding sr --amax given -n 3" "mxs --mxs-format mx4 -n 3"; do
+  # shellcheck disable=SC2086
+  $bin gen --op $g --quiet -o "$t/tl.mxv" && $bin verify "$t/tl.mxv" > "$t/out" 2>&1 && grep -q " 0 failed" "$t/out" && ok || ko "gen/verify --op $g: $(tail -1 "$t/out")"
+  head -c $(( $(wc -c < "$t/tl.mxv") - 40 )) "$t/tl.mxv" > "$t/tl-cut.mxv"
+  expect "verify-cut-$g" 2 "tl-cut.mxv:[0-9]+: " $bin verify "$t/tl-cut.mxv"
+  if [ -x "$dir/mxsim" ]; then
+    "$dir/mxsim" --vectors "$t/tl.mxv" > "$t/out" 2>&1; rc=$?
+    [ $rc = 77 ] && grep -q "not implemented by the RTL" "$t/out" && ok || ko "mxsim --vectors $g: rc $rc"
+  fi
+done
 echo "thostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -39,10 +39,11 @@ static int
 check_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned long line)
 {
   (void) ctx;
-  uint64_t out[MXV_MAX_WORDS], scale = 0, codes[MXV_MAX_K];
+  static uint64_t out[MXV_MAX_WORDS], codes[MXV_MAX_WORDS], scales[MXV_MAX_WORDS];
+  static uint32_t rb[MXV_MAX_WORDS];
+  uint64_t scale = 0;
   unsigned fl = 0;
-  uint32_t rb[MXV_MAX_K];
-  for (size_t i = 0; i < h->k; i++)
+  for (size_t i = 0; i < mxv_elems (h); i++)
     rb[i] = (uint32_t) c->rbits[i];
   const mx_format *eb = h->elem_b ? h->elem_b : h->elem;
   n++;
@@ -101,6 +102,42 @@ check_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsig
             }
         CHECK (all == c->flags, "%s:%lu: gemm flags %02X/%02llX", file, line, all,
                (unsigned long long) c->flags);
+        break;
+      }
+    case MXV_NVFP4:
+      {
+        size_t ne = h->rows * h->cols;
+        uint64_t amax = h->amax_given ? c->amax : s_nvfp4_amax (h->in, c->in, ne);
+        uint64_t senc = s_nvfp4_global_scale (amax);
+        fl = s_quantize_nvfp4 (scales, codes, h->in, c->in, h->rows, h->cols, amax, h->tile_2d,
+                               h->rnd == MX_SR ? rb : NULL, h->rnd);
+        s_dequantize_nvfp4 (out, h->out, c->scale_a, c->codes, h->rows, h->cols, amax);
+        CHECK (amax == c->amax && senc == c->senc, "%s:%lu: amax %08llX/%08llX S_enc %08llX/%08llX",
+               file, line, (unsigned long long) amax, (unsigned long long) c->amax,
+               (unsigned long long) senc, (unsigned long long) c->senc);
+        CHECK (memcmp (scales, c->scale_a, ne / MX_NVFP4_BLOCK * sizeof scales[0]) == 0
+               && memcmp (codes, c->codes, ne * sizeof codes[0]) == 0 && fl == c->flags,
+               "%s:%lu: nvfp4 scales or codes differ, flags %02X/%02llX", file, line, fl,
+               (unsigned long long) c->flags);
+        CHECK (memcmp (out, c->out, ne * sizeof out[0]) == 0, "%s:%lu: nvfp4 dequantized values differ",
+               file, line);
+        break;
+      }
+    case MXV_MXS:
+      {
+        const mx_mxs_desc *d = mx_mxs_get (h->mxs);
+        uint8_t sh[MXV_MAX_K], esh[MXV_MAX_K];
+        int same_sh = 1;
+        fl = s_quantize_mxs (&scale, sh, codes, d, h->in, c->in, h->k, &h->pol, h->rnd);
+        for (size_t j = 0; j < h->k / d->k2; j++)
+          same_sh &= sh[j] == c->shifts[j], esh[j] = (uint8_t) c->shifts[j];
+        CHECK (scale == c->scale && same_sh && memcmp (codes, c->codes, h->k * sizeof codes[0]) == 0
+               && fl == c->flags, "%s:%lu: mxs scale %02llX/%02llX flags %02X/%02llX", file, line,
+               (unsigned long long) scale, (unsigned long long) c->scale, fl,
+               (unsigned long long) c->flags);
+        s_dequantize_mxs (out, h->out, c->scale, esh, c->codes, d, h->k, h->rnd);
+        CHECK (memcmp (out, c->out, h->k * sizeof out[0]) == 0, "%s:%lu: mxs dequantized values differ",
+               file, line);
         break;
       }
     default:

@@ -45,7 +45,7 @@ pick_cases (const mxv_header *h)
   char err[256];
   long long total = mxv_generate (h, 0, 0, NULL, NULL, err, sizeof err);
   want[0] = 0, want[1] = total / 2, want[2] = total - 1;
-  want_nan = h->op == MXV_QUANTIZE, have_nan = 0;
+  want_nan = h->op == MXV_QUANTIZE || h->op == MXV_MXS, have_nan = 0;
   nall = 0;
   mxv_generate (h, 0, 0, collect, NULL, err, sizeof err);
 }
@@ -66,10 +66,12 @@ write_file (const char *path, const mxv_header *h, const mxv_case *cs, int n)
   fclose (f);
 }
 
+static int strict = 1;
+
 static int
 run_verify (const char *v, const char *r, long *failed, long *first)
 {
-  mxv_verify_opts o = { 0, 0, 0, 0, 1, 0, 0, 0 }; /* strict: every bit counts */
+  mxv_verify_opts o = { 0, 0, 0, 0, strict, 0, 0, 0 }; /* strict: every bit counts */
   fflush (stdout);
   fflush (stderr);
   int so = dup (1), se = dup (2), nul = open ("/dev/null", O_WRONLY);
@@ -163,6 +165,22 @@ edit (char *bad, const char *good, const char *from, const char *to)
   return bad;
 }
 
+/* good with word w (0-based) of its first case line replaced by to, into bad */
+static const char *
+edit_word (char *bad, const char *good, size_t w, const char *to)
+{
+  const char *p = good;
+  while (*p == '#')
+    p = strchr (p, '\n') + 1;
+  for (size_t i = 0; i < w; i++)
+    p = strchr (p, ' ') + 1;
+  size_t pre = (size_t) (p - good), len = strcspn (p, " \n");
+  memcpy (bad, good, pre);
+  strcpy (bad + pre, to);
+  strcat (bad, p + len);
+  return bad;
+}
+
 /* Write n raw bytes (NULs included) to path. */
 static void
 write_raw (const char *path, const char *bytes, size_t len)
@@ -240,6 +258,54 @@ main (void)
       strcpy (h.command, "tverify");
       pick_cases (&h);
       flips (&h);
+    }
+
+  /* the two-level ops: nvfp4 with the amax computed, and given under sr in 2D; mxs with a
+   * NaN-scale block last (its shifts and codes are out of scope unless strict), and under
+   * Quark's torch policy */
+  for (int i = 0; i < 4; i++)
+    {
+      mxv_header_init (&h);
+      h.op = i < 2 ? MXV_NVFP4 : MXV_MXS;
+      h.k = 16;
+      if (h.op == MXV_NVFP4)
+        {
+          h.elem = mx_format_get (MX_E2M1);
+          h.scale = mx_format_get (MX_UE4M3);
+          h.rows = 1, h.cols = 16;
+          h.tile_2d = h.amax_given = i == 1;
+          h.rnd = i == 1 ? MX_SR : MX_RNE;
+        }
+      else
+        {
+          h.mxs = i == 2 ? MX_MXS_MX6 : MX_MXS_MX4;
+          h.elem = mx_mxs_get (h.mxs)->elem;
+          h.rnd = i == 2 ? MX_RNA : MX_RNE;
+          if (i == 3)
+            h.pol.subnormals = MX_SUBNORMALS_FLUSH, h.pol.nan_block = MX_NAN_BLOCK_IGNORE,
+            h.pol.inf_block = MX_INF_BLOCK_ZERO;
+        }
+      strcpy (h.command, "tverify");
+      pick_cases (&h);
+      CHECK (h.op != MXV_MXS || i == 3 || have_nan, "mxs: no NaN-scale block");
+      flips (&h);
+      if (h.op == MXV_MXS && have_nan)
+        {
+          /* without --strict, every shift and code of the NaN-scale block may differ */
+          long failed, first;
+          memcpy (mod, cases, sizeof mod);
+          for (size_t j = 0; j < 8; j++)
+            mod[NC - 1].shifts[j] ^= 1;
+          for (size_t j = 0; j < 16; j++)
+            mod[NC - 1].codes[j] ^= 1;
+          write_file (res, &h, mod, NC);
+          strict = 0;
+          n++;
+          CHECK (run_verify (vec, res, &failed, &first) == 0, "mxs: shifts and codes under a NaN scale are compared");
+          strict = 1;
+          n++;
+          CHECK (run_verify (vec, res, &failed, &first) == 1, "mxs --strict: shifts and codes under a NaN scale are not compared");
+        }
     }
 
   /* malformed input, built from a good 3-case quantize file */
@@ -397,6 +463,94 @@ main (void)
     expect_malformed ("gemm kdim 0", edit (bg, gm, "m 2 n 2 kdim 2", "m 2 n 2 kdim 0"), NULL);
     free (gm);
     free (bg);
+  }
+  /* nvfp4 and mxs headers and bodies */
+  {
+    long failed, first;
+    mxv_header_init (&h);
+    h.op = MXV_NVFP4;
+    h.elem = mx_format_get (MX_E2M1);
+    h.scale = mx_format_get (MX_UE4M3);
+    h.k = 16, h.rows = 1, h.cols = 16;
+    strcpy (h.command, "tverify");
+    want[0] = 0, want[1] = 1, want[2] = 2, want_nan = 0, have_nan = 0, nall = 0;
+    mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
+    write_file (vec, &h, cases, NC);
+    char *nv = slurp (vec), *bn = malloc (strlen (nv) + 64);
+    n++;
+    CHECK (run_verify (vec, vec, &failed, &first) == 0, "good nvfp4 file fails");
+    const char *sh = "rows 1 cols 16 tile 1d amax tensor";
+    expect_malformed ("nvfp4 rows 0", edit (bn, nv, sh, "rows 0 cols 16 tile 1d amax tensor"), NULL);
+    expect_malformed ("nvfp4 cols 20", edit (bn, nv, sh, "rows 1 cols 20 tile 1d amax tensor"), NULL);
+    expect_malformed ("nvfp4 cols 0", edit (bn, nv, sh, "rows 1 cols 0 tile 1d amax tensor"), NULL);
+    expect_malformed ("nvfp4 rows x cols > limit", edit (bn, nv, sh, "rows 4096 cols 16 tile 1d amax tensor"), NULL);
+    expect_malformed ("nvfp4 rows 2^64", edit (bn, nv, sh, "rows 18446744073709551616 cols 16 tile 1d amax tensor"), NULL);
+    expect_malformed ("nvfp4 tile 3d", edit (bn, nv, sh, "rows 1 cols 16 tile 3d amax tensor"), NULL);
+    expect_malformed ("nvfp4 amax maybe", edit (bn, nv, sh, "rows 1 cols 16 tile 1d amax maybe"), NULL);
+    expect_malformed ("nvfp4 trailing junk", edit (bn, nv, sh, "rows 1 cols 16 tile 1d amax tensor x"), NULL);
+    expect_malformed ("nvfp4 no tile", edit (bn, nv, sh, "rows 1 cols 16"), NULL);
+    expect_malformed ("nvfp4 elem e4m3", edit (bn, nv, "elem: e2m1", "elem: e4m3"), NULL);
+    expect_malformed ("nvfp4 scale e8m0", edit (bn, nv, "scale: ue4m3", "scale: e8m0"), NULL);
+    expect_malformed ("nvfp4 block 32", edit (bn, nv, "block: 16", "block: 32"), NULL);
+    expect_malformed ("nvfp4 input fp64", edit (bn, nv, "input: fp32", "input: fp64"), NULL);
+    expect_malformed ("nvfp4 rounding rna", edit (bn, nv, "rounding: rne", "rounding: rna"), NULL);
+    expect_malformed ("nvfp4 policy key", edit (bn, nv, "# op: nvfp4\n", "# op: nvfp4\n# scale-rule: ceil\n"), NULL);
+    expect_malformed ("nvfp4 packing", edit (bn, nv, "# op: nvfp4\n", "# op: nvfp4\n# packing: fp4-lo-first\n"), NULL);
+    /* the body: 16 inputs, amax, S_enc, 1 scale, 16 codes, 16 values, flags */
+    expect_malformed ("nvfp4 short amax word", edit_word (bn, nv, 16, "4528"), NULL);
+    expect_malformed ("nvfp4 3-digit scale", edit_word (bn, nv, 18, "07E"), NULL);
+    expect_malformed ("nvfp4 code 10", edit_word (bn, nv, 19, "10"), NULL);
+    expect_malformed ("nvfp4 bad hex value", edit_word (bn, nv, 35, "3F80000G"), NULL);
+    expect_malformed ("nvfp4 truncated line", edit_word (bn, nv, 51, ""), NULL);
+    expect_malformed ("nvfp4 one word more", edit_word (bn, nv, 51, "00 00"), NULL);
+    expect_malformed ("nvfp4 results header given", nv, edit (bn, nv, "amax tensor", "amax given"));
+    /* given amax under sr: the amax is an input, then come 16 random words */
+    h.amax_given = 1, h.rnd = MX_SR;
+    want[0] = 0, want[1] = 1, want[2] = 2, nall = 0;
+    mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
+    write_file (vec, &h, cases, NC);
+    free (nv);
+    free (bn);
+    nv = slurp (vec);
+    bn = malloc (strlen (nv) + 64);
+    n++;
+    CHECK (run_verify (vec, vec, &failed, &first) == 0, "good nvfp4 sr file fails");
+    expect_malformed ("nvfp4 9-digit random word", edit_word (bn, nv, 16, "123456789"), NULL);
+    expect_malformed ("nvfp4 amax with its sign set", edit_word (bn, nv, 32, "C5280000"), NULL);
+    expect_malformed ("nvfp4 results: bare outputs without the given amax", nv,
+                      "3F800000 7E 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n");
+    free (nv);
+    free (bn);
+
+    mxv_header_init (&h);
+    h.op = MXV_MXS;
+    h.mxs = MX_MXS_MX9;
+    h.elem = mx_mxs_get (h.mxs)->elem;
+    h.k = 16;
+    strcpy (h.command, "tverify");
+    want[0] = 0, want[1] = 1, want[2] = 2, nall = 0;
+    mxv_generate (&h, 0, 0, collect, NULL, err, sizeof err);
+    write_file (vec, &h, cases, NC);
+    char *mx = slurp (vec), *bm = malloc (strlen (mx) + 64);
+    n++;
+    CHECK (run_verify (vec, vec, &failed, &first) == 0, "good mxs file fails");
+    expect_malformed ("mxs: mx7", edit (bm, mx, "mxs: mx9", "mxs: mx7"), NULL);
+    expect_malformed ("mxs key missing", edit (bm, mx, "# mxs: mx9\n", ""), NULL);
+    expect_malformed ("mxs with an elem key", edit (bm, mx, "# mxs: mx9\n", "# mxs: mx9\n# elem: e4m3\n"), NULL);
+    expect_malformed ("mxs with an elem key first", edit (bm, mx, "# op: mxs\n", "# op: mxs\n# elem: e4m3\n"), NULL);
+    expect_malformed ("mxs block 32", edit (bm, mx, "block: 16", "block: 32"), NULL);
+    expect_malformed ("mxs scale ue4m3", edit (bm, mx, "scale: e8m0", "scale: ue4m3"), NULL);
+    expect_malformed ("mxs rounding sr", edit (bm, mx, "rounding: rne", "rounding: sr"), NULL);
+    expect_malformed ("mxs scale-rule ceil", edit (bm, mx, "scale-rule: floor", "scale-rule: ceil"), NULL);
+    expect_malformed ("mxs inf-block maxscale", edit (bm, mx, "inf-block: nan", "inf-block: maxscale"), NULL);
+    /* the body: 16 inputs, scale, 8 shifts, 16 codes, 16 values, flags */
+    expect_malformed ("mxs shift 02", edit_word (bm, mx, 17, "02"), NULL);
+    expect_malformed ("mxs 1-digit shift", edit_word (bm, mx, 17, "1"), NULL);
+    expect_malformed ("mxs code 100", edit_word (bm, mx, 25, "100"), NULL);
+    expect_malformed ("mxs truncated line", edit_word (bm, mx, 57, ""), NULL);
+    expect_malformed ("mxs results header mx6", mx, edit (bm, mx, "mxs: mx9", "mxs: mx6"));
+    free (mx);
+    free (bm);
   }
   free (bad);
   free (good);

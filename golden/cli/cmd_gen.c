@@ -56,19 +56,26 @@ record_command (const cli_args *a, char *cmd, size_t n)
 static void
 check_applies (const cli_args *a, mxv_op op)
 {
+  enum { TWO_LEVEL = 1u << MXV_NVFP4 | 1u << MXV_MXS };
   static const struct
   {
     int id;
     unsigned ops; /* bit per mxv_op */
   } rules[] = {
-    { O_INPUT, 1u << MXV_QUANTIZE | 1u << MXV_CAST },
-    { O_OUTPUT_FORMAT, 1u << MXV_DECODE | 1u << MXV_DEQUANTIZE | 1u << MXV_DOT | 1u << MXV_GEMM },
+    { O_INPUT, 1u << MXV_QUANTIZE | 1u << MXV_CAST | TWO_LEVEL },
+    { O_OUTPUT_FORMAT, 1u << MXV_DECODE | 1u << MXV_DEQUANTIZE | 1u << MXV_DOT | 1u << MXV_GEMM | TWO_LEVEL },
     { O_FORMAT_B, 1u << MXV_DOT | 1u << MXV_GEMM },
     { O_ACCUM, 1u << MXV_DOT | 1u << MXV_GEMM },
     { O_BLOCKS, 1u << MXV_DOT },
     { O_GEMM_M, 1u << MXV_GEMM }, { O_GEMM_N, 1u << MXV_GEMM }, { O_GEMM_K, 1u << MXV_GEMM },
     { O_PACKING, 1u << MXV_QUANTIZE | 1u << MXV_DEQUANTIZE },
-    { O_SCALE_FORMAT, ~(1u << MXV_CAST | 1u << MXV_DECODE) },
+    { O_SCALE_FORMAT, ~(1u << MXV_CAST | 1u << MXV_DECODE | TWO_LEVEL) },
+    /* the two-level ops fix their element format, scale and block */
+    { O_FORMAT, ~TWO_LEVEL }, { O_BLOCK, ~TWO_LEVEL },
+    { O_ROWS, 1u << MXV_NVFP4 }, { O_COLS, 1u << MXV_NVFP4 }, { O_TILE, 1u << MXV_NVFP4 },
+    { O_AMAX, 1u << MXV_NVFP4 }, { O_MXS_FORMAT, 1u << MXV_MXS },
+    /* TE's recipe has no policy */
+    { O_PROFILE, ~(1u << MXV_NVFP4) },
   };
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
     if (a->v[rules[i].id] && !((rules[i].ops >> op) & 1))
@@ -78,9 +85,49 @@ check_applies (const cli_args *a, mxv_op op)
         snprintf (name, sizeof name, "%s", id == O_INPUT ? "input" : id == O_OUTPUT_FORMAT ? "output-format"
                                            : id == O_FORMAT_B ? "format-b" : id == O_ACCUM ? "accum"
                                            : id == O_BLOCKS ? "blocks" : id == O_PACKING ? "packing"
-                                           : id == O_SCALE_FORMAT ? "scale-format" : "gemm-*");
+                                           : id == O_SCALE_FORMAT ? "scale-format"
+                                           : id == O_FORMAT ? "format" : id == O_BLOCK ? "block"
+                                           : id == O_ROWS ? "rows" : id == O_COLS ? "cols"
+                                           : id == O_TILE ? "tile" : id == O_AMAX ? "amax"
+                                           : id == O_MXS_FORMAT ? "mxs-format"
+                                           : id == O_PROFILE ? "profile" : "gemm-*");
         cli_usage_error (a, "--%s does not apply to --op %s", name, mxv_op_names[op]);
       }
+  if (op == MXV_NVFP4)
+    for (int f = 0; f < MX_POLICY_FIELD_COUNT; f++)
+      if (a->v[O_FIELD (f)])
+        cli_usage_error (a, "--%s does not apply to --op nvfp4 (TransformerEngine's recipe has no "
+                         "policy fields)", mx_policy_field_get ((mx_policy_field) f)->name);
+}
+
+/* The two-level ops' own options: nvfp4's tensor, mxs's format. */
+static void
+two_level_args (const cli_args *a, mxv_header *h)
+{
+  char q[64];
+  if (h->op == MXV_MXS)
+    {
+      int f = a->v[O_MXS_FORMAT] ? mx_mxs_parse (a->v[O_MXS_FORMAT]) : MX_MXS_MX9;
+      if (f < 0)
+        cli_usage_error (a, "unknown --mxs-format '%s' (mx9 mx6 mx4)",
+                         mxv_quote (q, sizeof q, a->v[O_MXS_FORMAT]));
+      h->mxs = (mx_mxs_format) f;
+      h->elem = mx_mxs_get (h->mxs)->elem;
+      h->k = mx_mxs_get (h->mxs)->k1;
+      return;
+    }
+  h->elem = mx_format_get (MX_E2M1);
+  h->scale = mx_format_get (MX_UE4M3);
+  h->k = MX_NVFP4_BLOCK;
+  h->rows = (size_t) cli_uint (a, O_ROWS, 1, MXV_MAX_WORDS, 16);
+  h->cols = (size_t) cli_uint (a, O_COLS, MX_NVFP4_BLOCK, MXV_MAX_WORDS, 16);
+  const char *t = a->v[O_TILE] ? a->v[O_TILE] : "1d", *am = a->v[O_AMAX] ? a->v[O_AMAX] : "tensor";
+  if (strcmp (t, "1d") != 0 && strcmp (t, "2d") != 0)
+    cli_usage_error (a, "--tile wants 1d or 2d, not '%s'", mxv_quote (q, sizeof q, t));
+  if (strcmp (am, "tensor") != 0 && strcmp (am, "given") != 0)
+    cli_usage_error (a, "--amax wants tensor or given, not '%s'", mxv_quote (q, sizeof q, am));
+  h->tile_2d = t[0] == '2';
+  h->amax_given = am[0] == 'g';
 }
 
 static int
@@ -90,22 +137,25 @@ run (cli_args *a)
   char err[256], q[64];
   mxv_header_init (&h);
   if (!a->v[O_OP])
-    cli_usage_error (a, "gen needs --op quantize|cast|decode|dequantize|dot|gemm");
+    cli_usage_error (a, "gen needs --op quantize|cast|decode|dequantize|dot|gemm|nvfp4|mxs");
   int op = mx_name_lookup (mxv_op_names, MXV_OP_COUNT, a->v[O_OP]);
   if (op < 0)
-    cli_usage_error (a, "unknown --op '%s' (quantize cast decode dequantize dot gemm)",
+    cli_usage_error (a, "unknown --op '%s' (quantize cast decode dequantize dot gemm nvfp4 mxs)",
                      mxv_quote (q, sizeof q, a->v[O_OP]));
   h.op = (mxv_op) op;
   check_applies (a, h.op);
   int dotlike = h.op == MXV_DOT || h.op == MXV_GEMM;
   unsigned any = ROLE (MX_ROLE_ELEM) | ROLE (MX_ROLE_SCALE) | ROLE (MX_ROLE_IEEE);
-  h.elem = cli_format (a, O_FORMAT, h.op == MXV_DECODE ? any : ROLE (MX_ROLE_ELEM), NULL);
+  if (h.op != MXV_NVFP4 && h.op != MXV_MXS)
+    h.elem = cli_format (a, O_FORMAT, h.op == MXV_DECODE ? any : ROLE (MX_ROLE_ELEM), NULL);
   if (a->v[O_FORMAT_B])
     h.elem_b = cli_format (a, O_FORMAT_B, ROLE (MX_ROLE_ELEM), NULL);
   h.scale = cli_format (a, O_SCALE_FORMAT, ROLE (MX_ROLE_SCALE), "e8m0");
   h.in = cli_format (a, O_INPUT, ROLE (MX_ROLE_IEEE), "fp32");
   h.out = cli_format (a, O_OUTPUT_FORMAT, ROLE (MX_ROLE_IEEE), "fp32");
   h.k = (size_t) cli_uint (a, O_BLOCK, 1, MXV_MAX_K, MX_BLOCK);
+  if (h.op == MXV_NVFP4 || h.op == MXV_MXS)
+    two_level_args (a, &h);
   cli_policy (a, &h.pol, &h.rnd);
   cli_check_scale_codes (a, &h.pol, h.scale);
   if (dotlike && h.rnd == MX_SR)
@@ -171,7 +221,7 @@ static const int options[] = { O_OP, O_FORMAT, O_FORMAT_B, O_BLOCK, O_INPUT, O_O
                                O_TC_PRESET, O_TC_GROUP, O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN,
                                O_TC_SP, O_TC_DENORM, O_GEMM_M, O_GEMM_N, O_GEMM_K, O_LEVEL,
                                O_NRANDOM, O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING, O_QUIET,
-                               O_OUTPUT, O_POLICY, 0 };
+                               O_OUTPUT, O_ROWS, O_COLS, O_TILE, O_AMAX, O_MXS_FORMAT, O_POLICY, 0 };
 
 const cli_command cli_gen = {
   "gen", "Write conformance vectors: a provenance header, then one line per case with its inputs "

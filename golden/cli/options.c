@@ -70,7 +70,11 @@ static const opt table[] = {
   { O_CHECK_ZERO_SIGN, "check-zero-sign", 0, NULL, "the sign of zero must match too", V_NONE, NULL },
   { O_IGNORE_FLAGS, "ignore-flags", 0, NULL, "do not compare the flags", V_NONE, NULL },
   { O_STRICT, "strict", 0, NULL, "every bit counts, element codes under a NaN scale included", V_NONE, NULL },
-  { O_COLS, "cols", 0, "N", "values per line (one tensor row), a multiple of 16, 16..4096", V_NONE, "16" },
+  { O_COLS, "cols", 0, "N", "values per line (one tensor row), a multiple of 16, 16..4096 (gen --op nvfp4: the tensor's columns)", V_NONE, "16" },
+  { O_ROWS, "rows", 0, "N", "gen --op nvfp4: rows of the tensor (rows x cols <= 4096)", V_NONE, "16" },
+  { O_TILE, "tile", 0, "1d|2d", "gen --op nvfp4: one scale per 1x16 block (1d) or per 16x16 tile (2d)", V_NONE, "1d" },
+  { O_AMAX, "amax", 0, "tensor|given", "gen --op nvfp4: the amax computed from each tensor, or given with each case (a calibrated amax)", V_NONE, "tensor" },
+  { O_MXS_FORMAT, "mxs-format", 0, "F", "gen --op mxs: the shared-microexponent format: mx9 mx6 mx4", V_NONE, "mx9" },
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

@@ -21,7 +21,9 @@ for args in "--op quantize --format e4m3" "--op quantize --format e2m1 --packing
             "--op dequantize --format int8 --output-format fp16" \
             "--op dot --format e4m3 --format-b e2m1 --blocks 2 --accum tensor-core" \
             "--op gemm --format e2m3 --block 4 --gemm-m 2 --gemm-n 3 --gemm-k 8 --accum block-fp32" \
-            "--op quantize --format int8 --input fp64 --scale-rule floor-log2f --profile pychop"; do
+            "--op quantize --format int8 --input fp64 --scale-rule floor-log2f --profile pychop" \
+            "--op nvfp4 --rows 2 --cols 16 --tile 2d --amax given --rounding sr" \
+            "--op mxs --mxs-format mx6 --rounding rna"; do
   # shellcheck disable=SC2086
   $bin gen $args --quiet -o "$tmp/v.mxv"
   trim "$tmp/v.mxv" 2 > "$tmp/t.mxv"

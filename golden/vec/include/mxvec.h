@@ -27,7 +27,7 @@ extern "C" {
 #define MXV_MAX_CASES (1LL << 40)
 
 typedef enum { MXV_QUANTIZE, MXV_CAST, MXV_DECODE, MXV_DEQUANTIZE, MXV_DOT, MXV_GEMM,
-               MXV_OP_COUNT } mxv_op;
+               MXV_NVFP4, MXV_MXS, MXV_OP_COUNT } mxv_op;
 typedef enum { MXV_EMIT_MXV, MXV_EMIT_BIN, MXV_EMIT_READMEMH, MXV_EMIT_JSONL,
                MXV_EMIT_COUNT } mxv_emit;
 extern const char *const mxv_op_names[MXV_OP_COUNT];
@@ -42,6 +42,10 @@ typedef struct
   size_t k;                  /* block size */
   size_t nblocks;            /* dot: block pairs per case */
   size_t gm, gn, gkdim;      /* gemm: C is gm x gn, K = gkdim */
+  size_t rows, cols;         /* nvfp4: the tensor is rows x cols (key "nvfp4") */
+  int tile_2d;               /* nvfp4: one scale per 16x16 tile (1) or per 1x16 block (0) */
+  int amax_given;            /* nvfp4: the amax is an input of each case (1) or computed (0) */
+  mx_mxs_format mxs;         /* mxs: the format (key "mxs") */
   mx_policy pol;
   mx_rounding rnd;           /* element rounding (key "rounding") */
   mx_dot_policy dp;          /* dot, gemm */
@@ -72,18 +76,21 @@ int mxv_header_compare (const mxv_header *a, const mxv_header *b, char *err, siz
  * on the op (docs/vectors.md "Body"). */
 typedef struct
 {
-  uint64_t in[MXV_MAX_WORDS];    /* quantize: K inputs; cast: in[0]; decode: in[0] = code;
-                                    dot: in[0] = C_in; gemm: C_in */
-  uint64_t rbits[MXV_MAX_K];     /* sr random words (quantize, cast) */
-  uint64_t scale;                /* quantize: expected scale; dequantize: input scale */
-  uint64_t codes[MXV_MAX_WORDS]; /* quantize: expected codes; cast: codes[0]; dequantize: input
-                                    codes; dot, gemm: A's codes */
+  uint64_t in[MXV_MAX_WORDS];    /* quantize, mxs: K inputs; cast: in[0]; decode: in[0] = code;
+                                    dot: in[0] = C_in; gemm: C_in; nvfp4: the tensor */
+  uint64_t rbits[MXV_MAX_WORDS]; /* sr random words (quantize, cast, nvfp4) */
+  uint64_t scale;                /* quantize, mxs: expected scale; dequantize: input scale */
+  uint64_t codes[MXV_MAX_WORDS]; /* quantize, mxs, nvfp4: expected codes; cast: codes[0];
+                                    dequantize: input codes; dot, gemm: A's codes */
   uint64_t flags;                /* expected flags */
-  uint64_t out[MXV_MAX_WORDS];   /* dequantize: K outputs; decode, dot: out[0]; gemm: C */
+  uint64_t out[MXV_MAX_WORDS];   /* dequantize: K outputs; decode, dot: out[0]; gemm: C;
+                                    nvfp4, mxs: the dequantized codes */
   uint64_t codes_b[MXV_MAX_WORDS];  /* dot, gemm: B's codes */
-  uint64_t scale_a[MXV_MAX_WORDS]; /* dot, gemm: block scales */
+  uint64_t scale_a[MXV_MAX_WORDS]; /* dot, gemm: block scales; nvfp4: the expected scales */
   uint64_t scale_b[MXV_MAX_WORDS];
   uint64_t packed[MXV_MAX_K];    /* packed element bytes, while a line is read or written */
+  uint64_t amax, senc;           /* nvfp4: the tensor amax (input or expected), expected S_enc */
+  uint64_t shifts[MXV_MAX_K];    /* mxs: expected sub-block shifts */
 } mxv_case;
 
 /* What a field of a case line holds. */
@@ -104,6 +111,8 @@ typedef struct
 } mxv_field;
 
 #define MXV_MAX_FIELDS (4 * MXV_MAX_NB + 8)
+/* The number of elements of a case: rows * cols for nvfp4, else the block size. */
+size_t mxv_elems (const mxv_header *h);
 /* The fields of h's lines, pointing into c; returns their number. */
 int mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS]);
 

@@ -3,6 +3,12 @@
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 
+size_t
+mxv_elems (const mxv_header *h)
+{
+  return h->op == MXV_NVFP4 ? h->rows * h->cols : h->k;
+}
+
 int
 mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS])
 {
@@ -59,6 +65,34 @@ mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS])
         f[n++] = flags;
         break;
       }
+    case MXV_NVFP4:
+      {
+        size_t ne = h->rows * h->cols;
+        f[n++] = (mxv_field) { "in", ne, hw_in, h->in->bits, 0, MXV_F_INPUT, c->in, h->in };
+        if (sr)
+          f[n++] = (mxv_field) { "rbits", ne, 8, 32, 0, MXV_F_INPUT, c->rbits, NULL };
+        /* the amax is an input when given, an expected output when computed from the tensor */
+        f[n++] = (mxv_field) { "amax", 1, 8, 32, !h->amax_given,
+                               h->amax_given ? MXV_F_INPUT : MXV_F_VALUE, &c->amax, f32 };
+        f[n++] = (mxv_field) { "senc", 1, 8, 32, 1, MXV_F_VALUE, &c->senc, f32 };
+        f[n++] = (mxv_field) { "scales", ne / MX_NVFP4_BLOCK, hw_scale, h->scale->bits, 1,
+                               MXV_F_SCALE, c->scale_a, h->scale };
+        f[n++] = (mxv_field) { "codes", ne, 2, h->elem->bits, 1, MXV_F_CODES, c->codes, h->elem };
+        f[n++] = (mxv_field) { "out", ne, hw_out, h->out->bits, 1, MXV_F_VALUE, c->out, h->out };
+        f[n++] = flags;
+        break;
+      }
+    case MXV_MXS:
+      {
+        const mx_mxs_desc *d = mx_mxs_get (h->mxs);
+        f[n++] = (mxv_field) { "in", h->k, hw_in, h->in->bits, 0, MXV_F_INPUT, c->in, h->in };
+        f[n++] = (mxv_field) { "scale", 1, hw_scale, h->scale->bits, 1, MXV_F_SCALE, &c->scale, h->scale };
+        f[n++] = (mxv_field) { "shifts", h->k / d->k2, 2, d->d2, 1, MXV_F_CODES, c->shifts, NULL };
+        f[n++] = codes;
+        f[n++] = (mxv_field) { "out", h->k, hw_out, h->out->bits, 1, MXV_F_VALUE, c->out, h->out };
+        f[n++] = flags;
+        break;
+      }
     default: /* dequantize */
       f[n++] = (mxv_field) { "scale", 1, hw_scale, h->scale->bits, 0, MXV_F_SCALE, &c->scale, h->scale };
       codes.output = 0;
@@ -72,10 +106,11 @@ mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS])
 int
 mxv_compute (const mxv_header *h, mxv_case *c)
 {
-  uint32_t rb[MXV_MAX_K];
-  unsigned fl = 0;
+  uint32_t rb[MXV_MAX_WORDS];
+  uint8_t sh[MXV_MAX_K];
+  unsigned fl = 0, dfl = 0;
   int rc;
-  for (size_t i = 0; i < h->k; i++)
+  for (size_t i = 0; i < mxv_elems (h); i++)
     rb[i] = (uint32_t) c->rbits[i];
   switch (h->op)
     {
@@ -100,6 +135,27 @@ mxv_compute (const mxv_header *h, mxv_case *c)
       rc = mx_gemm (c->out, &fl, h->out, h->gm, h->gn, h->gkdim, c->scale_a, c->codes, h->elem,
                     c->scale_b, c->codes_b, mxv__elem_b (h), h->scale, h->k, c->in, &h->dp,
                     h->out_rnd);
+      break;
+    case MXV_NVFP4:
+      /* the flags are the quantization's; the dequantized values are checked bit for bit */
+      rc = h->amax_given ? MX_OK : mx_nvfp4_amax (&c->amax, h->in, c->in, h->rows * h->cols);
+      if (rc == MX_OK)
+        rc = mx_nvfp4_global_scale (&c->senc, c->amax);
+      if (rc == MX_OK)
+        rc = mx_quantize_nvfp4 (c->scale_a, c->codes, &fl, h->in, c->in, h->rows, h->cols,
+                                c->amax, h->tile_2d, h->rnd == MX_SR ? rb : NULL, h->rnd);
+      if (rc == MX_OK)
+        rc = mx_dequantize_nvfp4 (c->out, &dfl, h->out, c->scale_a, c->codes, h->rows, h->cols,
+                                  c->amax, MX_RNE);
+      break;
+    case MXV_MXS:
+      rc = mx_quantize_mxs (&c->scale, sh, c->codes, &fl, h->mxs, h->in, c->in, h->k, &h->pol,
+                            h->rnd);
+      for (size_t j = 0; rc == MX_OK && j < h->k / mx_mxs_get (h->mxs)->k2; j++)
+        c->shifts[j] = sh[j];
+      if (rc == MX_OK)
+        rc = mx_dequantize_mxs (c->out, &dfl, h->out, c->scale, sh, c->codes, h->mxs, h->k,
+                                h->rnd);
       break;
     default:
       rc = mx_dequantize (c->out, &fl, h->out, c->scale, c->codes, h->elem, h->scale, h->k,

@@ -15,6 +15,7 @@ typedef struct
   mxv_case *c;
   mxv_rng rng;
   int stop;              /* emit or the golden model failed: no more cases */
+  int keep_rbits;        /* the case set its own sr words (nvfp4 carry cases) */
 } gen;
 
 static void
@@ -26,8 +27,8 @@ put (gen *g)
       return;
     }
   /* random bits for sr are part of the case */
-  if (g->h->rnd == MX_SR)
-    for (size_t i = 0; i < g->h->k; i++)
+  if (g->h->rnd == MX_SR && !g->keep_rbits)
+    for (size_t i = 0; i < mxv_elems (g->h); i++)
       g->c->rbits[i] = mxv_rng_next (&g->rng) & 0xFFFFFFFF;
   if (mxv_compute (g->h, g->c) != MX_OK || g->emit (g->ctx, g->c) != 0)
     g->stop = 1;
@@ -155,7 +156,7 @@ fill_block (gen *g, uint64_t amax_f32, int fill)
 }
 
 static void
-gen_specials (gen *g)
+gen_specials (gen *g, int probes_too)
 {
   const mxv_header *h = g->h;
   mxv_case *c = g->c;
@@ -178,6 +179,8 @@ gen_specials (gen *g)
         c->in[h->k / 2] = to_in (h, sp[s][0] ^ 0x80000000u);
       put (g);
     }
+  if (!probes_too)
+    return;
   /* the discriminating probe blocks of docs/profiles.md (the numbers are the probes') */
   static const uint64_t probes[][8] = {
     { 0x404001A3 },                                                   /* 1: 3.0001 */
@@ -229,7 +232,7 @@ gen_quantize_structured (gen *g)
             fill_block (g, a, fill);
           }
     }
-  gen_specials (g);
+  gen_specials (g, 1);
 }
 
 /* Weighted random block: random top exponent, elements at random depths below it, ties,
@@ -452,12 +455,332 @@ gen_dot_random (gen *g)
   put (g);
 }
 
+/*------------------------------------------------------------------- nvfp4 -*/
+/* The structured tensors are built so that TE's FP32 steps are exact: with amax = 2688 * 2^-k,
+ * S_enc = 2^k, and a block whose maximum is 6 times a power-of-two scale gets that scale and a
+ * power-of-two reciprocal, so x * rcp lands exactly where the table puts it (ties, SR
+ * fractions).  Scales that are not powers of two are mixed in for the inexact paths. */
+
+/* Element magnitudes in 1/1024 of the block's decode scale (E2M1 units); entry 0 is the block
+ * maximum 6. */
+static const uint16_t nv_tab[3][16] = {
+  /* every E2M1 value and every midpoint (exact ties) */
+  { 6144, 0, 512, 1024, 1536, 2048, 3072, 4096, 256, 768, 1280, 1792, 2560, 3584, 5120, 6144 },
+  /* the midpoints, each nudged one FP32 ulp down (even index) or up (odd) */
+  { 6144, 5120, 5120, 3584, 3584, 2560, 2560, 1792, 1792, 1280, 1280, 768, 768, 256, 256, 0 },
+  /* SR fractions f/256 of a step above a grid value (f = 1, 8, 255, 2, 254, ...), and values
+   * that round to 0 */
+  { 6144, 514, 528, 768, 1022, 1028, 1536, 2044, 2056, 2560, 4092, 4112, 5120, 6136, 128, 1 },
+};
+/* UE4M3 scale codes: the powers of two 2^0, 2^-9 .. 2^8, then others (448, subnormals, ...). */
+static const uint8_t nv_sc[] = { 0x38, 0x01, 0x02, 0x04, 0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x40,
+                                 0x48, 0x50, 0x58, 0x60, 0x68, 0x70, 0x78, 0x7E, 0x79, 0x3C, 0x03,
+                                 0x05, 0x0F, 0x33, 0x7D };
+#define NV_NSC (sizeof nv_sc / sizeof nv_sc[0])
+
+/* value of UE4M3 code c as num * 2^exp */
+static void
+ue4m3_of (unsigned c, uint64_t *num, long *exp)
+{
+  unsigned e = c >> 3, m = c & 7;
+  *num = e ? 8 + m : m;
+  *exp = e ? (long) e - 10 : -9;
+}
+
+/* The scale group (block or tile) of element i. */
+static size_t
+nv_group (const mxv_header *h, size_t i)
+{
+  size_t r = i / h->cols, nbc = h->cols / MX_NVFP4_BLOCK;
+  return (h->tile_2d ? r / MX_NVFP4_BLOCK : r) * nbc + (i % h->cols) / MX_NVFP4_BLOCK;
+}
+
+/* A grid tensor: S_enc 2^k, table v, group g under scale code nv_sc[(g + off) % NV_NSC] (group 0:
+ * 448, holding the tensor amax 2688 * 2^-k). */
+static void
+nv_grid (gen *g, long k, int v, size_t off)
+{
+  const mxv_header *h = g->h;
+  size_t ne = h->rows * h->cols;
+  for (size_t i = 0; i < ne; i++)
+    {
+      size_t r = i / h->cols, gid = nv_group (h, i);
+      unsigned ti = (unsigned) ((i % MX_NVFP4_BLOCK + r) % MX_NVFP4_BLOCK);
+      uint64_t sn, t = nv_tab[v][ti];
+      long se;
+      ue4m3_of (gid == 0 ? 0x7E : nv_sc[(gid + off) % NV_NSC], &sn, &se);
+      int neg = (int) ((i + r + (size_t) v) & 1);
+      uint64_t x = t ? f32_of (t * sn, se - k - 10, neg) : (neg ? 0x80000000u : 0);
+      if (v == 1 && ti != 0 && t != 0)
+        x = ti & 1 ? x + 1 : x - 1; /* one FP32 ulp off the midpoint */
+      g->c->in[i] = to_in (h, x);
+    }
+}
+
+/* Put a grid tensor's case, its amax computed from it when the header gives the amax. */
+static void
+nv_put (gen *g)
+{
+  if (g->h->amax_given)
+    mx_nvfp4_amax (&g->c->amax, g->h->in, g->c->in, mxv_elems (g->h));
+  put (g);
+}
+
+static void
+gen_nvfp4 (gen *g)
+{
+  const mxv_header *h = g->h;
+  mxv_case *c = g->c;
+  size_t ne = h->rows * h->cols, nbc = h->cols / MX_NVFP4_BLOCK;
+  int f16 = h->in->id == MX_FP16;
+  static const long ks[] = { 0, 9, -100, 100 }, ks16[] = { 0, 4, 9 };
+  int nk = h->level >= 2 ? (f16 ? 17 : 57) : f16 ? 3 : 4;
+  for (int ki = 0; ki < nk; ki++)
+    {
+      long k = h->level >= 2 ? (f16 ? ki - 4 : 4 * ki - 112) : f16 ? ks16[ki] : ks[ki];
+      for (int v = 0; v < 3; v++)
+        nv_grid (g, k, v, (size_t) (ki * 3 + v) * 7), nv_put (g);
+    }
+  /* special tensors, on the k = 0 grid */
+  for (int s = 0; s < 12; s++)
+    {
+      nv_grid (g, 0, 0, 0);
+      switch (s)
+        {
+        case 0: /* all zero, both signs: amax 0, S_enc 1 */
+          for (size_t i = 0; i < ne; i++)
+            c->in[i] = to_in (h, i & 1 ? 0x80000000u : 0);
+          break;
+        case 1: /* NaN: ignored by the amaxes, +6 */
+          c->in[5] = c->in[ne - 1] = to_in (h, 0x7FC00000);
+          break;
+        case 2: /* +Inf: amax Inf, S_enc 1 */
+          c->in[ne - h->cols + 3] = to_in (h, 0x7F800000);
+          break;
+        case 3:
+          c->in[1] = to_in (h, 0xFF800000);
+          c->in[ne / 2 + h->cols / 2] = to_in (h, 0xFFC00000);
+          break;
+        case 4: /* FLT_MAX: S_enc 0x05280001 */
+          c->in[0] = to_in (h, 0x7F7FFFFF);
+          c->in[ne - 1] = to_in (h, 0xFF7FFFFF);
+          break;
+        case 5: /* FP32 subnormals only: 2688 / amax overflows, S_enc FLT_MAX */
+          for (size_t i = 0; i < ne; i++)
+            c->in[i] = to_in (h, ((i * 2654435761u) & 0x807FFFFF) | (i == 0 ? 0x7FFFFF : 0));
+          break;
+        case 6: /* every group but the first 2^-40 below: scale 0, rcp FLT_MAX, saturation */
+          for (size_t i = 0; i < ne; i++)
+            if (nv_group (h, i) != 0 && (c->in[i] & 0x7FFFFFFF) != 0)
+              {
+                uint64_t x = c->in[i];
+                c->in[i] = to_in (h, f32_of (0x800000 | (x & 0x7FFF), -40 - 23 - (long) (i % 16), (int) (i & 1)));
+              }
+          break;
+        case 7: case 8: case 9: /* the amax where 2688 / amax overflows: 0x05280000 and below */
+          for (size_t i = 0; i < ne; i++)
+            c->in[i] = to_in (h, f32_of (pattern ((int) i), -118 - 23 - (long) (i % 24), (int) (i & 1)));
+          c->in[0] = to_in (h, 0x0527FFFF + (uint64_t) (s - 7));
+          break;
+        case 10: /* block maxima whose decode scale is an E4M3 midpoint (or beyond 448), +-1 ulp */
+          {
+            /* midpoints as num * 2^exp: 1.0625, 1.9375, 464, 2^-10, 1.5 * 2^-9, 15 * 2^-10 */
+            static const uint64_t mn[] = { 17, 31, 29, 1, 3, 15 };
+            static const long me[] = { -4, -4, 4, -10, -10, -10 };
+            for (size_t i = 0; i < ne; i++)
+              {
+                size_t gid = nv_group (h, i), mi = (gid + g->n) % 6;
+                if (gid == 0)
+                  continue;
+                unsigned ti = (unsigned) (i % MX_NVFP4_BLOCK);
+                uint64_t x = f32_of (nv_tab[0][ti] * mn[mi], me[mi] - 10, 0);
+                if (ti == 0)
+                  x += (uint64_t) (gid % 3) - 1; /* the block maximum, an ulp either way */
+                c->in[i] = to_in (h, x);
+              }
+            break;
+          }
+        default: /* NaN only: amax +0, every code +6 */
+          for (size_t i = 0; i < ne; i++)
+            c->in[i] = to_in (h, 0x7FC00000);
+          break;
+        }
+      nv_put (g);
+    }
+  if (h->amax_given) /* a calibrated amax: none, Inf, NaN, huge, tiny, below and above the data */
+    {
+      static const uint64_t am[] = { 0x00000000, 0x7F800000, 0x7FC00000, 0x7F7FFFFF, 0x00000001,
+                                     0x00800000, 0x43A80000, 0x49A80000, 0x05280000, 0x05280001 };
+      for (size_t a = 0; a < sizeof am / sizeof am[0]; a++)
+        {
+          nv_grid (g, 0, (int) (a % 3), a);
+          c->amax = am[a];
+          put (g);
+        }
+    }
+  if (h->rnd == MX_SR) /* carries: r8 + the element's fraction (in 256ths) is exactly 256, or 255 */
+    for (int below = 0; below < 2; below++)
+      {
+        nv_grid (g, 0, 2, 0);
+        for (size_t i = 0; i < ne; i++)
+          {
+            size_t gid = nv_group (h, i);
+            uint64_t sn, t = nv_tab[2][(i % MX_NVFP4_BLOCK + i / h->cols) % MX_NVFP4_BLOCK];
+            long se;
+            ue4m3_of (gid == 0 ? 0x7E : nv_sc[gid % NV_NSC], &sn, &se);
+            uint64_t step = t < 2048 ? 512 : t < 4096 ? 1024 : 2048;
+            uint64_t f = (t % step) * 256 / step;
+            c->rbits[i] = (mxv_rng_next (&g->rng) & 0xFFFFFF00) | ((256 - f - (uint64_t) below) & 0xFF);
+          }
+        g->keep_rbits = 1;
+        nv_put (g);
+        g->keep_rbits = 0;
+      }
+  (void) nbc;
+}
+
+/* A random tensor: a random top exponent, each group at its own depth below it, elements at
+ * random depths in the group, zeros, FP32 subnormals, now and then a NaN or an Inf; a given
+ * amax is the tensor's, or that times a power of two. */
+static void
+gen_nvfp4_random (gen *g)
+{
+  const mxv_header *h = g->h;
+  mxv_case *c = g->c;
+  size_t ne = h->rows * h->cols;
+  unsigned long long r = mxv_rng_next (&g->rng);
+  int f16 = h->in->id == MX_FP16;
+  long top = f16 ? (long) (r % 30) - 14 : (long) (r % 250) - 125;
+  for (size_t i = 0; i < ne; i++)
+    {
+      unsigned long long x = mxv_rng_next (&g->rng);
+      mxv_rng gr = { r ^ (nv_group (h, i) * 0x9E3779B97F4A7C15ull) };
+      long d = (long) (mxv_rng_next (&gr) % 24) + (long) ((x >> 40) % 12);
+      uint64_t v;
+      switch (x % 16)
+        {
+        case 0: v = x & 0x80000000u; break;
+        case 1: v = (x >> 8) & 0x807FFFFF; break;
+        default: v = f32_of (0x800000 | ((x >> 8) & 0x7FFFFF), top - d - 23, (int) ((x >> 63) & 1));
+        }
+      c->in[i] = to_in (h, v);
+    }
+  if (r >> 60 == 0)
+    c->in[(r >> 32) % ne] = to_in (h, (r >> 59) & 1 ? 0x7F800000u : 0x7FC00000u);
+  if (h->amax_given)
+    {
+      mx_nvfp4_amax (&c->amax, h->in, c->in, ne);
+      long e = (long) ((r >> 8) % 9) - 4;
+      if ((r >> 16) % 4 == 0 && c->amax >= 0x10000000 && c->amax < 0x70000000)
+        c->amax = (uint64_t) ((long) c->amax + e * (1L << 23));
+    }
+  put (g);
+}
+
+/*--------------------------------------------------------------------- mxs -*/
+/* Depths below the block exponent of the two elements of a sub-block (-1: zero, 30: far below,
+ * rounds to 0): level with E, one or two below (the shift), and empty sub-blocks. */
+static const signed char mxs_pairs[8][2] = { { 0, 0 }, { 1, 1 }, { 0, 1 }, { 1, 2 },
+                                             { -1, -1 }, { 1, -1 }, { 2, 3 }, { 30, 30 } };
+
+static void
+mxs_block (gen *g, int E, uint64_t topsig, int fill)
+{
+  const mxv_header *h = g->h;
+  const mx_mxs_desc *d = mx_mxs_get (h->mxs);
+  int m = (int) d->mbits, maxs = (1 << d->d2) - 1;
+  mxv_case *c = g->c;
+  for (size_t j = 0; j < h->k / d->k2; j++)
+    {
+      const signed char *p = mxs_pairs[(j + (size_t) fill * 3 + (size_t) (E & 7)) % 8];
+      int s = maxs;
+      for (size_t e = 0; e < d->k2; e++)
+        if (p[e % 2] >= 0 && p[e % 2] < s)
+          s = p[e % 2];
+      if (j == 0)
+        s = 0; /* element 0 is the block maximum */
+      for (size_t e = 0; e < d->k2; e++)
+        {
+          size_t i = j * d->k2 + e;
+          int dd = j == 0 && e == 0 ? 0 : p[e % 2], neg = (int) ((i + (size_t) fill) & 1);
+          uint64_t sig;
+          if (dd < 0)
+            {
+              c->in[i] = to_in (h, neg ? 0x80000000u : 0);
+              continue;
+            }
+          int q = m + s - dd; /* a tie of the sub-block's grid has q + 1 significant bits */
+          if (j == 0 && e == 0)
+            sig = topsig;
+          else if (fill < 2 && q >= 0)
+            {
+              uint64_t o = ((uint64_t) 1 << q) | ((((uint64_t) i * 5 + (uint64_t) (E & 0xFF)) << 1 | 1)
+                                                  & (((uint64_t) 1 << q) - 1));
+              sig = (q == 0 ? 1 : o) << (23 - q);
+              if (fill == 1)
+                sig = sig == 0x800000 || (i & 1) ? sig + 1 : sig - 1; /* an ulp off the tie */
+            }
+          else
+            sig = fill == 3 ? 0xFFFFFF : pattern ((int) i + E + 149);
+          c->in[i] = to_in (h, f32_of (sig, E - dd - 23, neg));
+        }
+    }
+  put (g);
+}
+
+static void
+gen_mxs (gen *g)
+{
+  static const int exps1[] = { -149, -140, -133, -128, -127, -126, -125, -20, -1, 0, 1, 15, 64,
+                               126, 127 };
+  const mx_mxs_desc *d = mx_mxs_get (g->h->mxs);
+  int m = (int) d->mbits;
+  /* the top significands: 1, succ 1, pred 2, 1.5, the largest magnitude, the midpoint above it
+   * (where rounding saturates) and that midpoint's FP32 neighbours */
+  uint64_t ms = (((uint64_t) 1 << m) - 1) << (24 - m), mid = ms + ((uint64_t) 1 << (23 - m));
+  uint64_t sigs[] = { 0x800000, 0x800001, 0xFFFFFF, 0xC00000, ms, mid - 1, mid, mid + 1 };
+  int nexp = g->h->level >= 2 ? 277 : (int) (sizeof exps1 / sizeof exps1[0]);
+  for (int xi = 0; xi < nexp; xi++)
+    for (int s = 0; s < 8; s++)
+      for (int fill = 0; fill < (g->h->level >= 2 ? 4 : 3); fill++)
+        mxs_block (g, g->h->level >= 2 ? xi - 149 : exps1[xi], sigs[s], fill);
+  gen_specials (g, 0);
+}
+
+/* A random block: a random exponent, each sub-block at a random depth 0..2, its elements at
+ * random depths below that, zeros, FP32 subnormals, now and then a NaN or an Inf. */
+static void
+gen_mxs_random (gen *g)
+{
+  const mxv_header *h = g->h;
+  const mx_mxs_desc *d = mx_mxs_get (h->mxs);
+  mxv_case *c = g->c;
+  unsigned long long r = mxv_rng_next (&g->rng);
+  long top = (long) (r % 278) - 149;
+  for (size_t i = 0; i < h->k; i++)
+    {
+      unsigned long long x = mxv_rng_next (&g->rng);
+      long dd = (long) ((r >> (8 + 2 * (i / d->k2))) % 3) + (long) ((x >> 40) % (d->mbits + 2));
+      uint64_t v;
+      switch (x % 8)
+        {
+        case 0: v = x & 0x80000000u; break;
+        case 1: v = (x >> 8) & 0x807FFFFF; break;
+        default: v = f32_of (0x800000 | ((x >> 8) & 0x7FFFFF), top - dd - 23, (int) ((x >> 63) & 1));
+        }
+      c->in[i] = to_in (h, v);
+    }
+  if (r >> 60 == 0)
+    c->in[(r >> 32) % h->k] = to_in (h, (r >> 59) & 1 ? 0x7F800000u : 0x7FC00000u);
+  put (g);
+}
+
 long long
 mxv_generate (const mxv_header *h, long long n_random, int exhaustive, mxv_emit_fn emit,
               void *ctx, char *err, size_t errlen)
 {
   mxv_case *c = calloc (1, sizeof *c);
-  gen g = { h, emit, ctx, 0, c, { h->seed }, 0 };
+  gen g = { h, emit, ctx, 0, c, { h->seed }, 0, 0 };
   if (c == NULL)
     return snprintf (err, errlen, "out of memory"), -1;
   if (mxv_header_validate (h, err, errlen) != 0)
@@ -473,10 +796,10 @@ mxv_generate (const mxv_header *h, long long n_random, int exhaustive, mxv_emit_
                 h->in->name);
       goto fail;
     }
-  if (exhaustive && (h->op == MXV_GEMM || h->op == MXV_QUANTIZE))
+  if (exhaustive && (h->op == MXV_GEMM || h->op == MXV_QUANTIZE || h->op == MXV_NVFP4 || h->op == MXV_MXS))
     {
       snprintf (err, errlen, h->op == MXV_GEMM ? "--exhaustive applies to dot (every element pair), not gemm"
-                                               : "--exhaustive does not apply to quantize (use --level 2 and -n)");
+                             : "--exhaustive does not apply to %s (use --level 2 and -n)", mxv_op_names[h->op]);
       goto fail;
     }
   /* counting needs no random case: each of them is one case */
@@ -498,6 +821,16 @@ mxv_generate (const mxv_header *h, long long n_random, int exhaustive, mxv_emit_
       gen_dot (&g, exhaustive);
       for (long long i = 0; i < n_gen && !g.stop; i++)
         gen_dot_random (&g);
+      break;
+    case MXV_NVFP4:
+      gen_nvfp4 (&g);
+      for (long long i = 0; i < n_gen && !g.stop; i++)
+        gen_nvfp4_random (&g);
+      break;
+    case MXV_MXS:
+      gen_mxs (&g);
+      for (long long i = 0; i < n_gen && !g.stop; i++)
+        gen_mxs_random (&g);
       break;
     case MXV_DECODE:
       for (uint64_t code = 0; code < ((uint64_t) 1 << h->elem->bits) && !g.stop; code++)

@@ -6,7 +6,7 @@
 #include "internal.h"
 
 const char *const mxv_op_names[MXV_OP_COUNT] = { "quantize", "cast", "decode", "dequantize",
-                                                 "dot", "gemm" };
+                                                 "dot", "gemm", "nvfp4", "mxs" };
 const char *const mxv_emit_names[MXV_EMIT_COUNT] = { "mxv", "bin", "readmemh", "jsonl" };
 
 void
@@ -30,6 +30,9 @@ mxv_header_init (mxv_header *h)
   h->gm = h->gn = 2;
   h->gkdim = 64;
   h->dp = mx_dot_policy_default ();
+  h->rows = 16;
+  h->cols = 16;
+  h->mxs = MX_MXS_MX9;
   snprintf (h->generator, sizeof h->generator, "mxgold %s (git %s)", mx_version (),
             mxv__git_hash ());
 }
@@ -95,7 +98,7 @@ get_op (mxv_header *h, const char *v, char *err, size_t en)
 {
   int i = mx_name_lookup (mxv_op_names, MXV_OP_COUNT, v);
   if (i < 0)
-    BAD ("unknown op '%s' (quantize cast decode dequantize dot gemm)", v);
+    BAD ("unknown op '%s' (quantize cast decode dequantize dot gemm nvfp4 mxs)", v);
   h->op = (mxv_op) i;
   return 0;
 }
@@ -107,7 +110,8 @@ get_format (const mx_format **f, const char *key, const char *v, char *err, size
     BAD ("unknown format '%s' in header key '%s'", v, key);
   return 0;
 }
-static int put_elem (const mxv_header *h, char *v, size_t n) { PUT ("%s", h->elem ? h->elem->name : "?"); }
+/* mxs: the element format follows from key "mxs" (its E1M(m-1) has no name in formats.def) */
+static int put_elem (const mxv_header *h, char *v, size_t n) { if (h->op == MXV_MXS) return 0; PUT ("%s", h->elem ? h->elem->name : "?"); }
 static int get_elem (mxv_header *h, const char *v, char *err, size_t en) { return get_format (&h->elem, "elem", v, err, en); }
 static int put_scale (const mxv_header *h, char *v, size_t n) { PUT ("%s", h->scale->name); }
 static int get_scale (mxv_header *h, const char *v, char *err, size_t en) { return get_format (&h->scale, "scale", v, err, en); }
@@ -127,7 +131,8 @@ get_block (mxv_header *h, const char *v, char *err, size_t en)
   return 0;
 }
 
-static int put_profile (const mxv_header *h, char *v, size_t n) { PUT ("%s", h->profile); }
+/* nvfp4 has no policy: TE's recipe is fixed (docs/semantics.md section 9) */
+static int put_profile (const mxv_header *h, char *v, size_t n) { if (h->op == MXV_NVFP4) return 0; PUT ("%s", h->profile); }
 static int
 get_profile (mxv_header *h, const char *v, char *err, size_t en)
 {
@@ -149,7 +154,7 @@ get_rounding (mx_rounding *r, const char *key, const char *v, char *err, size_t 
 static int put_rounding (const mxv_header *h, char *v, size_t n) { PUT ("%s", mx_rounding_name (h->rnd)); }
 static int get_rounding_key (mxv_header *h, const char *v, char *err, size_t en) { return get_rounding (&h->rnd, "rounding", v, err, en); }
 
-static int put_packing (const mxv_header *h, char *v, size_t n) { PUT ("%s", mx_packing_name (h->packing)); }
+static int put_packing (const mxv_header *h, char *v, size_t n) { if (h->op >= MXV_NVFP4) return 0; PUT ("%s", mx_packing_name (h->packing)); }
 static int
 get_packing (mxv_header *h, const char *v, char *err, size_t en)
 {
@@ -272,6 +277,53 @@ get_gemm (mxv_header *h, const char *v, char *err, size_t en)
   return 0;
 }
 
+/* nvfp4: rows R cols C tile 1d|2d amax tensor|given */
+static int
+put_nvfp4 (const mxv_header *h, char *v, size_t n)
+{
+  if (h->op != MXV_NVFP4)
+    return 0;
+  PUT ("rows %zu cols %zu tile %s amax %s", h->rows, h->cols, h->tile_2d ? "2d" : "1d",
+       h->amax_given ? "given" : "tensor");
+}
+static int
+get_nvfp4 (mxv_header *h, const char *v, char *err, size_t en)
+{
+  char r[32], c[32], t[32], a[32], rest[2];
+  unsigned long long x[2];
+  if (sscanf (v, "rows %31s cols %31s tile %31s amax %31s %1s", r, c, t, a, rest) != 4)
+    BAD ("nvfp4 '%s' is not 'rows R cols C tile 1d|2d amax tensor|given'", v);
+  const char *w[2] = { r, c };
+  for (int i = 0; i < 2; i++)
+    if (mx_parse_uint (&x[i], w[i], 10, 1, MXV_MAX_WORDS) != MX_OK)
+      BAD ("nvfp4 '%s': '%s' is not an integer in 1..%d", v, w[i], MXV_MAX_WORDS);
+  if (strcmp (t, "1d") != 0 && strcmp (t, "2d") != 0)
+    BAD ("nvfp4 tile '%s' is not 1d or 2d", t);
+  if (strcmp (a, "tensor") != 0 && strcmp (a, "given") != 0)
+    BAD ("nvfp4 amax '%s' is not tensor or given", a);
+  h->rows = (size_t) x[0], h->cols = (size_t) x[1];
+  h->tile_2d = t[0] == '2';
+  h->amax_given = a[0] == 'g';
+  return 0;
+}
+
+static int put_mxs (const mxv_header *h, char *v, size_t n) { if (h->op != MXV_MXS) return 0; PUT ("%s", mx_mxs_get (h->mxs)->name); }
+static int
+get_mxs (mxv_header *h, const char *v, char *err, size_t en)
+{
+  int i = mx_mxs_parse (v);
+  if (i < 0)
+    BAD ("unknown mxs format '%s' (mx9 mx6 mx4)", v);
+  h->mxs = (mx_mxs_format) i;
+  /* an 'elem' key read before stays, for validation to reject: the keys come in any order */
+  int ours = h->elem == NULL;
+  for (int f = 0; f < MX_MXS_COUNT; f++)
+    ours |= h->elem == mx_mxs_get ((mx_mxs_format) f)->elem;
+  if (ours)
+    h->elem = mx_mxs_get (h->mxs)->elem;
+  return 0;
+}
+
 static int put_seed (const mxv_header *h, char *v, size_t n) { PUT ("%llu", h->seed); }
 static int get_seed (mxv_header *h, const char *v, char *err, size_t en) { return num (&h->seed, "seed", v, 0, ~0ull, err, en); }
 static int put_level (const mxv_header *h, char *v, size_t n) { PUT ("%d", h->level); }
@@ -327,6 +379,8 @@ static const struct
   { "tc", put_tc, get_tc, SEM },
   { "blocks", put_blocks, get_blocks, SEM },
   { "gemm", put_gemm, get_gemm, SEM },
+  { "nvfp4", put_nvfp4, get_nvfp4, SEM },
+  { "mxs", put_mxs, get_mxs, SEM },
   { "seed", put_seed, get_seed, INFO },
   { "level", put_level, get_level, INFO },
   { "cases", put_cases, get_cases, INFO },
@@ -344,7 +398,7 @@ mxv__header_each (const mxv_header *h, mxv__header_fn fn, void *ctx)
     {
       if (keys[i].kind == POLICY)
         {
-          for (int f = 0; f < MX_POLICY_FIELD_COUNT; f++)
+          for (int f = 0; f < MX_POLICY_FIELD_COUNT && h->op != MXV_NVFP4; f++)
             {
               mx_policy_value_format (v, sizeof v, (mx_policy_field) f,
                                       mx_policy_get (&h->pol, (mx_policy_field) f));
@@ -484,9 +538,58 @@ fits (size_t a, size_t b, size_t lim)
   return !__builtin_mul_overflow (a, b, &p) && p <= lim;
 }
 
+/* The checks of the two-level ops: nvfp4's fixed formats and sizes, and what mxs accepts. */
+static int
+validate_two_level (const mxv_header *h, char *err, size_t en)
+{
+  if (h->in->role != MX_ROLE_IEEE || h->out->role != MX_ROLE_IEEE)
+    BAD ("input and output are fp32 bf16 fp16 or fp64, not '%s'",
+         (h->in->role != MX_ROLE_IEEE ? h->in : h->out)->name);
+  if (h->packing != MX_PACKING_UNPACKED)
+    BAD ("packing applies to quantize and dequantize vectors only");
+  if (h->op == MXV_MXS)
+    {
+      const mx_mxs_desc *d = mx_mxs_get (h->mxs);
+      uint64_t zero[MXV_MAX_K] = { 0 }, sc, codes[MXV_MAX_K];
+      uint8_t sh[MXV_MAX_K];
+      if (d == NULL || h->elem == NULL)
+        BAD ("mxs: no format (header 'mxs': mx9 mx6 mx4)");
+      if (h->elem != d->elem)
+        BAD ("mxs: the element format is the mxs format's (drop the 'elem' key)");
+      if (h->scale != d->scale || h->k != d->k1)
+        BAD ("mxs: %s has scale e8m0 and block %u", d->name, d->k1);
+      if (h->rnd == MX_SR)
+        BAD ("mxs takes a deterministic rounding, not sr");
+      if (mx_quantize_mxs (&sc, sh, codes, NULL, h->mxs, h->in, zero, h->k, &h->pol, h->rnd) != MX_OK)
+        BAD ("a policy field has no mxs meaning (docs/semantics.md section 5b: scale-rule floor, "
+             "no scale-bump, min-scale-elem exact, scale-div exact, inf-block nan|sat|zero)");
+      return 0;
+    }
+  mx_policy ocp = mx_policy_ocp ();
+  for (int f = 0; f < MX_POLICY_FIELD_COUNT; f++)
+    if (mx_policy_get (&h->pol, (mx_policy_field) f) != mx_policy_get (&ocp, (mx_policy_field) f))
+      BAD ("nvfp4 has no policy fields ('%s' is set)", mx_policy_field_get ((mx_policy_field) f)->name);
+  if (h->elem != mx_format_get (MX_E2M1) || h->scale != mx_format_get (MX_UE4M3)
+      || h->k != MX_NVFP4_BLOCK)
+    BAD ("nvfp4 is elem e2m1, scale ue4m3, block %d", MX_NVFP4_BLOCK);
+  if (h->in->id == MX_FP64 || h->out->id == MX_FP64)
+    BAD ("nvfp4 input and output are fp32, bf16 or fp16 (TransformerEngine's), not fp64");
+  if (h->rnd != MX_RNE && h->rnd != MX_SR)
+    BAD ("nvfp4 rounding is rne or sr (TransformerEngine's modes), not %s", mx_rounding_name (h->rnd));
+  if (h->cols == 0 || h->cols % MX_NVFP4_BLOCK)
+    BAD ("nvfp4: cols %zu is not a multiple of %d", h->cols, MX_NVFP4_BLOCK);
+  if (h->rows == 0 || !fits (h->rows, h->cols, MXV_MAX_WORDS))
+    BAD ("nvfp4: rows x cols must be at most %d", MXV_MAX_WORDS);
+  return 0;
+}
+
 int
 mxv_header_validate (const mxv_header *h, char *err, size_t en)
 {
+  if (h->op == MXV_NVFP4 && h->elem == NULL)
+    BAD ("no element format (header 'elem')");
+  if (h->op == MXV_NVFP4 || h->op == MXV_MXS)
+    return validate_two_level (h, err, en);
   if (h->elem == NULL)
     BAD ("no element format (header 'elem', option --format)");
   if (h->op == MXV_DECODE ? h->elem->bits > 16 : h->elem->role != MX_ROLE_ELEM)

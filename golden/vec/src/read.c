@@ -174,6 +174,10 @@ parse_case (mxv_file *fl, char *line, mxv_case *c, mxv_line_form form, int *has_
           f[i].v[j] = v;
         }
     }
+  /* a given amax is |x| of something: TE's recipe has no meaning for a negative one */
+  if (h->op == MXV_NVFP4 && h->amax_given && (take & INPUTS) && (c->amax >> 31) != 0)
+    return mxv_lines_error (fl->r, "the given amax %08llX has its sign bit set (expected an "
+                            "FP32 magnitude)", (unsigned long long) c->amax), -1;
   if (h->packing != MX_PACKING_UNPACKED && (take & (h->op == MXV_QUANTIZE ? OUTPUTS : INPUTS)))
     {
       uint8_t bytes[MXV_MAX_K], codes[MXV_MAX_K];
