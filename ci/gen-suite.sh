@@ -78,19 +78,21 @@ for t in 1d 2d; do
   done
 done
 cmds+=("ocp/nvfp4/e2m1-1d-rne-fp16-out-bf16.mxv|gen --op nvfp4 --rows 4 --cols 64 --input fp16 --output-format bf16 -n 4 --seed 1")
-# MX9/MX6/MX4 (docs/semantics.md section 5b): every deterministic rounding, 500 seeded random blocks; Quark's torch policy
-# (subnormals flushed, NaN ignored, Inf to zero) and its ONNX to_bfp_prime policy (flushed)
+# MX9/MX6/MX4 (docs/semantics.md section 5b): every deterministic rounding, 500 seeded random
+# blocks; Quark's torch policy (profile quark-mxs: subnormals and -0 to +0, NaN ignored, Inf to
+# zero) and its ONNX to_bfp_prime policy (flushed)
 for f in mx9 mx6 mx4; do
   for r in $rnds; do
     cmds+=("ocp/mxs/$f-$r.mxv|gen --op mxs --mxs-format $f --rounding $r --level 1 --seed 1")
   done
-  cmds+=("ocp/mxs/$f-rne-quark-torch.mxv|gen --op mxs --mxs-format $f --subnormals flush --nan-block ignore --inf-block zero --level 1 -n 50 --seed 1")
+  cmds+=("ocp/mxs/$f-rne-quark-torch.mxv|gen --op mxs --mxs-format $f --profile quark-mxs --level 1 -n 50 --seed 1")
   cmds+=("ocp/mxs/$f-rne-quark-onnx.mxv|gen --op mxs --mxs-format $f --subnormals flush --level 1 --seed 1")
   cmds+=("ocp/mxs/$f-rne-random.mxv|gen --op mxs --mxs-format $f -n 500 --seed 1")
 done
 
-# the same for every named profile but ocp (the list is mxgold's own: profiles.def)
-for p in $("$bin/mxgold" profiles | grep '^[a-z]' | cut -d' ' -f1 | grep -vx ocp); do
+# the same for every named profile but ocp and quark-mxs, a two-level one (the list is mxgold's
+# own: profiles.def)
+for p in $("$bin/mxgold" profiles | grep '^[a-z]' | cut -d' ' -f1 | grep -vx -e ocp -e quark-mxs); do
   for f in $fmts; do
     cmds+=("profiles/$p/quantize-$f.mxv|gen --op quantize --format $f --profile $p --level 1 --seed 1")
   done

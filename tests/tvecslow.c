@@ -50,8 +50,6 @@ check_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsig
   switch (h->op)
     {
     case MXV_QUANTIZE:
-      if (h->scale->special != MX_SPECIAL_POW2)
-        return skipped++, 77; /* the slow model covers power-of-two scales */
       fl = s_quantize (&scale, codes, h->elem, h->scale, h->in, c->in, h->k,
                        h->rnd == MX_SR ? rb : NULL, &h->pol, h->rnd);
       CHECK (scale == c->scale && memcmp (codes, c->codes, h->k * sizeof codes[0]) == 0
