@@ -851,8 +851,16 @@ bad:
 }
 
 /*------------------------------------------------------------------ main -*/
+static double
+cpu_seconds (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+}
+
 static void
-print_counts (const char *who, const counts *c, uint64_t total_units, double wall)
+print_counts (const char *who, const counts *c, uint64_t total_units, double wall, double cpu)
 {
   printf ("%s: units %" PRIu64 "/%" PRIu64 "%s; inputs checked %" PRIu64 " (+ %" PRIu64
           " NaN/Inf, %" PRIu64 " anchor lanes), out of range %" PRIu64 ", blocks %" PRIu64
@@ -865,9 +873,10 @@ print_counts (const char *who, const counts *c, uint64_t total_units, double wal
               who, mxk_path_name ((mxk_path) p), c->path_ns[p] / 1e9,
               c->path_ns[p] ? (double) (c->inputs + c->specials) / (c->path_ns[p] / 1e3) : 0.0,
               (double) c->path_ns[p] / (double) c->path_lanes[p], c->path_bad[p]);
-  printf ("%s: model %s: %.1f s (%.2f ns/lane), %" PRIu64 " blocks against s_quantize; wall %.1f s\n",
+  printf ("%s: model %s: %.1f s (%.2f ns/lane), %" PRIu64 " blocks against s_quantize; this run: wall "
+          "%.1f s, cpu %.1f s\n",
           who, slow_model ? "slow" : "fast", c->model_ns / 1e9,
-          c->blocks ? (double) c->model_ns / (double) (c->blocks * 32) : 0.0, c->xchecks, wall);
+          c->blocks ? (double) c->model_ns / (double) (c->blocks * 32) : 0.0, c->xchecks, wall, cpu);
   printf ("%s: digest %016" PRIx64 "\n", who, c->digest);
 }
 
@@ -1137,6 +1146,7 @@ main (int argc, char **argv)
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
 
+  double cpu0 = cpu_seconds ();
   uint64_t w0 = now_ns (), last_ck = w0, last_pr = w0, done_here = 0, u0 = c.units;
   int stopped = 0;
   for (uint64_t u = next; u < total; u += my_n)
@@ -1165,32 +1175,33 @@ main (int argc, char **argv)
     }
   if (*myckpt)
     ckpt_write (myckpt, params, next, &c);
-  double wall = (now_ns () - w0) / 1e9;
+  double wall = (now_ns () - w0) / 1e9, cpu = cpu_seconds () - cpu0;
   if (stopped)
     fprintf (stderr, "sweep: rank %d stopped at unit %" PRIu64 " (%s)%s\n", rank, next,
              stop_signal ? "signal" : "--limit", *myckpt ? "; rerun with the same options to resume" : "");
 
   int rc = c.mismatches ? 1 : stopped ? 3 : 0;
   if (nranks == 1)
-    print_counts ("sweep", &c, my_units, wall);
+    print_counts ("sweep", &c, my_units, wall, cpu);
 #ifdef MX_SWEEP_MPI
   else
     {
       char who[32];
       snprintf (who, sizeof who, "sweep rank %d", rank);
-      print_counts (who, &c, my_units, wall);
+      print_counts (who, &c, my_units, wall, cpu);
       fflush (stdout);
       counts sum;
-      double wmax;
+      double wmax, csum;
       int mine = (c.mismatches ? 2 : 0) | stopped, all;
       MPI_Reduce (&c, &sum, (int) NCOUNTS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
       MPI_Reduce (&wall, &wmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      MPI_Reduce (&cpu, &csum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
       MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
       if (rank == 0)
         {
           uint64_t su = total > shard_i ? (total - shard_i + shard_n - 1) / shard_n : 0;
           printf ("sweep: all %d ranks:\n", nranks);
-          print_counts ("sweep total", &sum, su, wmax);
+          print_counts ("sweep total", &sum, su, wmax, csum);
         }
       rc = all & 2 ? 1 : all & 1 ? 3 : 0;
     }
