@@ -1166,9 +1166,12 @@ main (int argc, char **argv)
       if (progress && t - last_pr > (uint64_t) progress * 1000000000u)
         {
           double el = (t - w0) / 1e9, rate = (double) (c.units - u0) / el;
-          fprintf (stderr, "sweep: rank %d: %" PRIu64 "/%" PRIu64 " units (%.1f%%), %" PRIu64
-                   " inputs, %" PRIu64 " mismatches, %.0f s, eta %.0f s\n",
-                   rank, c.units, my_units, 100.0 * (double) c.units / (double) my_units, c.inputs + c.specials,
+          char who[32] = "";
+          if (nranks > 1)
+            snprintf (who, sizeof who, "rank %d: ", rank);
+          fprintf (stderr, "sweep: %s%" PRIu64 "/%" PRIu64 " units (%.1f%%), %" PRIu64
+                   " inputs, %" PRIu64 " mismatches, %.0f s, eta %.0f s (the large exponents come last)\n",
+                   who, c.units, my_units, 100.0 * (double) c.units / (double) my_units, c.inputs + c.specials,
                    c.mismatches, el, rate > 0 ? (double) (my_units - c.units) / rate : 0.0);
           last_pr = t;
         }
