@@ -5,6 +5,11 @@ set -euo pipefail
 # python3-dev and -venv: the Python package's leg (its own dependencies come from PyPI)
 pkgs=(gcc g++ make cmake pkg-config libmpfr-dev libgmp-dev zlib1g-dev verilator yosys gzip
       clang libclang-rt-14-dev valgrind python3-dev python3-venv)
+# MX_DEPS_MPI=1: also Open MPI, for the exhaustive sweep's MPI build only (cmake -DMX_MPI=ON,
+# docs/kernels.md "The exhaustive sweep"); the default set leaves it out
+if [ "${MX_DEPS_MPI:-0}" = 1 ]; then
+  pkgs+=(openmpi-bin libopenmpi-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
