@@ -48,14 +48,15 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
  * MXK_MT_ALIGN_BLOCKS blocks, whole packing groups and cache lines of codes), each run by the
  * current path's one-thread kernel on its own POSIX thread, the caller's thread taking the
  * first; the bytes written are those of the one-thread call, for every thread count.  At most
- * one thread per MXK_MT_MIN_BLOCKS blocks is used (a thread costs more than so little work
- * saves): a smaller n runs on the caller's thread alone.  Threads are created and joined within
+ * one thread per MXK_MT_MIN_BLOCKS blocks is used (starting and joining a thread takes some
+ * 20-70 us, what one core needs for 4096 blocks of FP32): a smaller n runs on the caller's
+ * thread alone.  Threads are created and joined within
  * the call (no pool, no state kept); the functions are thread-safe as the one-thread ones are.
  * MX_EINVAL for what the one-thread function rejects or threads > MXK_MT_MAX_THREADS, checked
  * before anything is written; MX_ENOMEM if a thread or its bookkeeping could not be had (every
  * thread started is joined first; the outputs are then unspecified). */
 #define MXK_MT_MAX_THREADS 1024
-#define MXK_MT_MIN_BLOCKS 1024
+#define MXK_MT_MIN_BLOCKS 4096
 #define MXK_MT_ALIGN_BLOCKS 16
 int mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
