@@ -10,12 +10,13 @@
  * speed-up over the scalar reference path; and dispatch_regret, the largest ratio over every op
  * and format of the path cpuid picks to the fastest path this CPU has.  Then the multi-threaded
  * entry points (mxk_quantize_mt, mxk_dequantize_mt) on T = the online CPUs, beside the same
- * streams run on T threads over the same buffers (an all-core stream, thread start and join
- * timed as the kernels' are).  Not a test; ends with key=value lines.
+ * streams run on T threads over the same buffers (an all-core stream, with the kernels' chunks,
+ * scheduling, thread start and join).  Not a test; ends with key=value lines.
  * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,48 +78,51 @@ stream_widen (uint32_t *out, const uint8_t *in, size_t n)
     out[i] = (uint32_t) in[i] << 24;
 }
 
-/* The all-core stream: the elements in T contiguous chunks of whole blocks, threads 1.. started,
- * the caller streaming chunk 0, all joined (as mxk_*_mt do). */
+/* The all-core stream: the elements in chunks of MXK_MT_CHUNK_BLOCKS blocks taken in turn from
+ * a shared counter by T threads, threads 1.. started, the caller streaming too, all joined (as
+ * mxk_*_mt do: the same scheduling, thread start and join). */
 typedef struct
 {
   int narrow;
   void *out;
   const void *in;
-  size_t i0, n;
-  pthread_t tid;
-} stream_chunk;
+  size_t n;
+  _Atomic size_t next;
+} stream_queue;
 
 static void *
 stream_run (void *arg)
 {
-  stream_chunk *c = arg;
-  if (c->narrow)
-    stream_narrow ((uint8_t *) c->out + c->i0, (const uint32_t *) c->in + c->i0, c->n);
-  else
-    stream_widen ((uint32_t *) c->out + c->i0, (const uint8_t *) c->in + c->i0, c->n);
-  return NULL;
+  stream_queue *q = arg;
+  const size_t ce = (size_t) MXK_MT_CHUNK_BLOCKS * 32;
+  for (;;)
+    {
+      size_t i0 = atomic_fetch_add_explicit (&q->next, 1, memory_order_relaxed) * ce;
+      if (i0 >= q->n)
+        return NULL;
+      size_t m = q->n - i0 < ce ? q->n - i0 : ce;
+      if (q->narrow)
+        stream_narrow ((uint8_t *) q->out + i0, (const uint32_t *) q->in + i0, m);
+      else
+        stream_widen ((uint32_t *) q->out + i0, (const uint8_t *) q->in + i0, m);
+    }
 }
 
 static void
 stream_mt (int narrow, void *out, const void *in, size_t n, unsigned t)
 {
-  stream_chunk c[64];
-  size_t nb = n / 32;
+  pthread_t tid[64];
+  stream_queue q = { narrow, out, in, n, 0 };
   t = t > 64 ? 64 : t;
-  for (unsigned i = 0; i < t; i++)
-    {
-      size_t b0 = nb * i / t, b1 = nb * (i + 1) / t;
-      c[i] = (stream_chunk) { narrow, out, in, b0 * 32, (b1 - b0) * 32, 0 };
-    }
   for (unsigned i = 1; i < t; i++)
-    if (pthread_create (&c[i].tid, NULL, stream_run, &c[i]) != 0)
+    if (pthread_create (&tid[i], NULL, stream_run, &q) != 0)
       {
         fprintf (stderr, "bench-kernels: pthread_create failed\n");
         exit (1);
       }
-  stream_run (&c[0]);
+  stream_run (&q);
   for (unsigned i = 1; i < t; i++)
-    if (pthread_join (c[i].tid, NULL) != 0)
+    if (pthread_join (tid[i], NULL) != 0)
       {
         fprintf (stderr, "bench-kernels: pthread_join failed\n");
         exit (1);

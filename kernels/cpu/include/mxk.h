@@ -44,10 +44,10 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
 
 /* Multi-threaded quantize and dequantize: the arguments of the one-thread functions plus a
  * thread count (0: the number of online CPUs).  Every block's scale, codes and outputs depend on
- * that block alone, so the n/32 blocks are cut into contiguous chunks (on multiples of
- * MXK_MT_ALIGN_BLOCKS blocks, whole packing groups and cache lines of codes), each run by the
- * current path's one-thread kernel on its own POSIX thread, the caller's thread taking the
- * first; the bytes written are those of the one-thread call, for every thread count.  At most
+ * that block alone, so the n/32 blocks are cut into contiguous chunks of MXK_MT_CHUNK_BLOCKS
+ * (whole packing groups and cache lines), taken in turn by POSIX threads and the caller's (a
+ * thread on a busy core takes fewer), each run by the current path's one-thread kernel; the
+ * bytes written are those of the one-thread call, for every thread count.  At most
  * one thread per MXK_MT_MIN_BLOCKS blocks is used (starting and joining a thread takes some
  * 20-70 us, what one core needs for 4096 blocks of FP32): a smaller n runs on the caller's
  * thread alone.  Threads are created and joined within
@@ -57,7 +57,7 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
  * thread started is joined first; the outputs are then unspecified). */
 #define MXK_MT_MAX_THREADS 1024
 #define MXK_MT_MIN_BLOCKS 4096
-#define MXK_MT_ALIGN_BLOCKS 16
+#define MXK_MT_CHUNK_BLOCKS 1024
 int mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
                      mx_packing packing, unsigned threads);

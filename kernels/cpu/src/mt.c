@@ -1,10 +1,12 @@
-/* mt.c -- mxk_quantize_mt and mxk_dequantize_mt: the n/32 blocks cut into contiguous chunks, one
- * per thread, each run by one path's one-thread kernel.  A block's results depend on that block
- * alone and every kernel writes only its own blocks' bytes (whole packed blocks, scales of its
- * own blocks), so the chunks never share a byte and the output is the one-thread call's.
+/* mt.c -- mxk_quantize_mt and mxk_dequantize_mt: the n/32 blocks cut into contiguous chunks that
+ * the threads take in turn, each run by one path's one-thread kernel.  A block's results depend
+ * on that block alone and every kernel writes only its own blocks' bytes (whole packed blocks,
+ * the scales of its own blocks), so the chunks never share a byte and the output is the
+ * one-thread call's.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "internal.h"
@@ -24,33 +26,55 @@ typedef struct
   const uint8_t *cscales, *ccodes;
 } mt_call;
 
+/* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
+ * (k + 1) * MXK_MT_CHUNK_BLOCKS) of nb.  A thread that runs slower (its core busy with other
+ * work) takes fewer, so the call ends with the fastest threads, not the slowest. */
 typedef struct
 {
   const mt_call *c;
-  size_t b0, nb;                       /* first block, blocks */
+  size_t nb, nchunks;
+  _Atomic size_t next;                 /* relaxed: it hands out indices; join orders the data */
+} mt_queue;
+
+typedef struct
+{
+  mt_queue *q;
   int rc;
   pthread_t tid;
-} mt_chunk;
+} mt_worker;
 
 static int
-run_chunk (mt_chunk *k)
+run_chunk (const mt_call *c, size_t b0, size_t nb)
 {
-  const mt_call *c = k->c;
   size_t pb = mxk__packed_block_bytes (c->packing), io = c->io_fmt == MX_BF16 ? 2 : 4;
-  size_t e0 = k->b0 * MX_BLOCK;        /* first element */
+  size_t e0 = b0 * MX_BLOCK;           /* first element */
   if (c->dq)
-    return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + k->b0,
-                               c->ccodes + k->b0 * pb, k->nb * MX_BLOCK, c->elem, c->packing);
-  return c->ops->quantize (c->scales + k->b0, c->codes + k->b0 * pb,
-                           (const uint8_t *) c->in + e0 * io, c->io_fmt, k->nb * MX_BLOCK,
-                           c->elem, c->rule, c->rnd, c->packing);
+    return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0,
+                               c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem, c->packing);
+  return c->ops->quantize (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io,
+                           c->io_fmt, nb * MX_BLOCK, c->elem, c->rule, c->rnd, c->packing);
+}
+
+static int
+take_chunks (mt_queue *q)
+{
+  int rc = MX_OK;
+  for (;;)
+    {
+      size_t k = atomic_fetch_add_explicit (&q->next, 1, memory_order_relaxed);
+      if (k >= q->nchunks)
+        return rc;
+      size_t b0 = k * MXK_MT_CHUNK_BLOCKS, nb = q->nb - b0;
+      int r = run_chunk (q->c, b0, nb < MXK_MT_CHUNK_BLOCKS ? nb : MXK_MT_CHUNK_BLOCKS);
+      rc = rc ? rc : r;
+    }
 }
 
 static void *
 worker (void *arg)
 {
-  mt_chunk *k = arg;
-  k->rc = run_chunk (k);
+  mt_worker *w = arg;
+  w->rc = take_chunks (w->q);
   return NULL;
 }
 
@@ -70,43 +94,39 @@ nworkers (unsigned threads, size_t nb)
   return t ? t : 1;
 }
 
-/* Chunks on multiples of MXK_MT_ALIGN_BLOCKS blocks (the last one ends at nb), as even as that
- * allows; threads 1.. started, the caller runs chunk 0, all joined; the first error returned. */
+/* Threads 1.. started, the caller taking chunks too, all joined; the first error returned.  If
+ * a thread cannot be started, the chunks not yet taken are dropped (the counter set past the
+ * end), the threads started are joined, and the call fails. */
 static int
 run (const mt_call *c, size_t nb, unsigned threads)
 {
   size_t w = nworkers (threads, nb);
   if (w == 1)
-    {
-      mt_chunk k = { .c = c, .nb = nb };
-      return run_chunk (&k);
-    }
-  mt_chunk *ks = calloc (w, sizeof *ks);
-  if (ks == NULL)
+    return run_chunk (c, 0, nb);
+  mt_worker *ws = calloc (w, sizeof *ws);
+  if (ws == NULL)
     return MX_ENOMEM;
-  size_t units = (nb + MXK_MT_ALIGN_BLOCKS - 1) / MXK_MT_ALIGN_BLOCKS; /* >= w: nb > (w-1) * MIN */
-  for (size_t i = 0; i < w; i++)
-    {
-      size_t u0 = i * units / w, u1 = (i + 1) * units / w;
-      size_t e = u1 * MXK_MT_ALIGN_BLOCKS < nb ? u1 * MXK_MT_ALIGN_BLOCKS : nb;
-      ks[i].c = c, ks[i].b0 = u0 * MXK_MT_ALIGN_BLOCKS, ks[i].nb = e - ks[i].b0;
-    }
+  mt_queue q = { c, nb, (nb + MXK_MT_CHUNK_BLOCKS - 1) / MXK_MT_CHUNK_BLOCKS, 0 };
   size_t started = 1;
   int rc = MX_OK;
   for (; started < w; started++)
-    if (pthread_create (&ks[started].tid, NULL, worker, &ks[started]) != 0)
-      {
-        rc = MX_ENOMEM;
-        break;
-      }
+    {
+      ws[started].q = &q;
+      if (pthread_create (&ws[started].tid, NULL, worker, &ws[started]) != 0)
+        {
+          atomic_store (&q.next, q.nchunks);
+          rc = MX_ENOMEM;
+          break;
+        }
+    }
   if (rc == MX_OK)
-    ks[0].rc = run_chunk (&ks[0]);
+    ws[0].rc = take_chunks (&q);
   for (size_t i = 1; i < started; i++)
-    if (pthread_join (ks[i].tid, NULL) != 0 && rc == MX_OK)
+    if (pthread_join (ws[i].tid, NULL) != 0 && rc == MX_OK)
       rc = MX_ENOMEM;                  /* not seen: a thread of ours, joined once */
   for (size_t i = 0; i < started && rc == MX_OK; i++)
-    rc = ks[i].rc;
-  free (ks);
+    rc = ws[i].rc;
+  free (ws);
   return rc;
 }
 
