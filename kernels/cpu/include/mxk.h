@@ -46,15 +46,15 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
  * thread count (0: the number of online CPUs).  Every block's scale, codes and outputs depend on
  * that block alone, so the n/32 blocks are cut into contiguous chunks of MXK_MT_CHUNK_BLOCKS
  * (whole packing groups and cache lines), taken in turn by POSIX threads and the caller's (a
- * thread on a busy core takes fewer), each run by the current path's one-thread kernel; the
- * bytes written are those of the one-thread call, for every thread count.  At most
- * one thread per MXK_MT_MIN_BLOCKS blocks is used (starting and joining a thread takes some
- * 20-70 us, what one core needs for 4096 blocks of FP32): a smaller n runs on the caller's
- * thread alone.  Threads are created and joined within
- * the call (no pool, no state kept); the functions are thread-safe as the one-thread ones are.
- * MX_EINVAL for what the one-thread function rejects or threads > MXK_MT_MAX_THREADS, checked
- * before anything is written; MX_ENOMEM if a thread or its bookkeeping could not be had (every
- * thread started is joined first; the outputs are then unspecified). */
+ * thread on a busy core takes fewer), each run by the current path's one-thread kernel: the
+ * bytes written are those of the one-thread call, for every thread count.  At most one thread
+ * per MXK_MT_MIN_BLOCKS blocks (starting and joining one takes some 20-70 us, what one core
+ * needs for 4096 FP32 blocks): a smaller n runs on the caller's thread alone.  Threads are
+ * created and joined within the call (no pool, no state kept); thread-safe as the one-thread
+ * functions are.  MX_EINVAL for what the one-thread function rejects or threads >
+ * MXK_MT_MAX_THREADS, checked before anything is written; MX_ENOMEM if a thread or its
+ * bookkeeping could not be had (every thread started is joined first; the outputs are then
+ * unspecified). */
 #define MXK_MT_MAX_THREADS 1024
 #define MXK_MT_MIN_BLOCKS 4096
 #define MXK_MT_CHUNK_BLOCKS 1024
