@@ -380,17 +380,18 @@ mt_invalid (void)
   static uint32_t in[64 * 32];
   static uint8_t s[64 + 8], c[64 * 32 + 8];
   static uint32_t o[64 * 32 + 8];
-  struct { mx_format_id in, elem; mx_scale_rule rule; mx_rounding rnd; mx_packing pk; size_t n; } bad[] = {
-    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 33 },
-    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 * 32 - 1 },
-    { MX_FP16, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 },
-    { MX_FP32, MX_FP32, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 },
-    { MX_FP32, MX_E8M0, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 },
-    { MX_FP32, MX_E4M3, (mx_scale_rule) 99, MX_RNE, MX_PACKING_UNPACKED, 64 },
-    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, (mx_rounding) 99, MX_PACKING_UNPACKED, 64 },
-    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_LO_FIRST, 64 },
-    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP6_3BYTE, 64 },
-    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_J_J16, 64 },
+  /* dq_ok: valid for dequantize (which has no rule or rounding) */
+  struct { mx_format_id in, elem; mx_scale_rule rule; mx_rounding rnd; mx_packing pk; size_t n; int dq_ok; } bad[] = {
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 33, 0 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 * 32 - 1, 0 },
+    { MX_FP16, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_FP32, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_E8M0, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_E4M3, (mx_scale_rule) 99, MX_RNE, MX_PACKING_UNPACKED, 64, 1 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, (mx_rounding) 99, MX_PACKING_UNPACKED, 64, 1 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_LO_FIRST, 64, 0 },
+    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP6_3BYTE, 64, 0 },
+    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_J_J16, 64, 0 },
   };
   static const unsigned ths[] = { 0, 1, 2, 7, MXK_MT_MAX_THREADS };
   for (int p = 0; p < npaths; p++)
@@ -405,11 +406,10 @@ mt_invalid (void)
             /* dequantize: the same element formats, packings and sizes, in_fmt as the output */
             int rd1 = mxk_dequantize (o, bad[i].in, s, c, bad[i].n, bad[i].elem, bad[i].pk);
             int rd = mxk_dequantize_mt (o, bad[i].in, s, c, bad[i].n, bad[i].elem, bad[i].pk, ths[t]);
-            int dq_bad = i != 5 && i != 6; /* dequantize has no rule or rounding */
-            int untouched = s[0] == CANARY && c[0] == CANARY && ((uint8_t *) o)[0] == CANARY;
+            int dq_bad = !bad[i].dq_ok;
+            int untouched = s[0] == CANARY && c[0] == CANARY && (((uint8_t *) o)[0] == CANARY || !dq_bad);
             n++;
-            CHECK (rq == MX_EINVAL && rq1 == rq && (dq_bad ? rd == MX_EINVAL : rd == MX_OK) && rd1 == rd
-                   && (untouched || !dq_bad),
+            CHECK (rq == MX_EINVAL && rq1 == rq && (dq_bad ? rd == MX_EINVAL : rd == MX_OK) && rd1 == rd && untouched,
                    "invalid case %zu, %u threads, path %s: quantize %d/%d, dequantize %d/%d",
                    i, ths[t], mxk_path_name (paths[p]), rq, rq1, rd, rd1);
           }
