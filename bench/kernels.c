@@ -8,13 +8,19 @@
  * (NaN/Inf sprinkled) and, reported apart, tiny (FP32-subnormal inputs, so scale 2^-127 and
  * FP32-subnormal dequantized outputs); the worst ratio of the first four per op and format; the
  * speed-up over the scalar reference path; and dispatch_regret, the largest ratio over every op
- * and format of the path cpuid picks to the fastest path this CPU has.  Not a test; ends with
- * key=value lines.  Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
+ * and format of the path cpuid picks to the fastest path this CPU has.  Then the multi-threaded
+ * entry points (mxk_quantize_mt, mxk_dequantize_mt) on T = the online CPUs, beside the same
+ * streams run on T threads over the same buffers (an all-core stream, with the kernels' chunks,
+ * scheduling, thread start and join).  Not a test; ends with key=value lines.
+ * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench.h"
 #include "mxk.h"
 #include "mxvec.h"
@@ -70,6 +76,57 @@ stream_widen (uint32_t *out, const uint8_t *in, size_t n)
 #endif
   for (size_t i = 0; i < n; i++)
     out[i] = (uint32_t) in[i] << 24;
+}
+
+/* The all-core stream: the elements in chunks of MXK_MT_CHUNK_BLOCKS blocks taken in turn from
+ * a shared counter by T threads, threads 1.. started, the caller streaming too, all joined (as
+ * mxk_*_mt do: the same scheduling, thread start and join). */
+typedef struct
+{
+  int narrow;
+  void *out;
+  const void *in;
+  size_t n;
+  _Atomic size_t next;
+} stream_queue;
+
+static void *
+stream_run (void *arg)
+{
+  stream_queue *q = arg;
+  const size_t ce = (size_t) MXK_MT_CHUNK_BLOCKS * 32;
+  for (;;)
+    {
+      size_t i0 = atomic_fetch_add_explicit (&q->next, 1, memory_order_relaxed) * ce;
+      if (i0 >= q->n)
+        return NULL;
+      size_t m = q->n - i0 < ce ? q->n - i0 : ce;
+      if (q->narrow)
+        stream_narrow ((uint8_t *) q->out + i0, (const uint32_t *) q->in + i0, m);
+      else
+        stream_widen ((uint32_t *) q->out + i0, (const uint8_t *) q->in + i0, m);
+    }
+}
+
+static void
+stream_mt (int narrow, void *out, const void *in, size_t n, unsigned t)
+{
+  pthread_t tid[64];
+  stream_queue q = { narrow, out, in, n, 0 };
+  t = t > 64 ? 64 : t;
+  for (unsigned i = 1; i < t; i++)
+    if (pthread_create (&tid[i], NULL, stream_run, &q) != 0)
+      {
+        fprintf (stderr, "bench-kernels: pthread_create failed\n");
+        exit (1);
+      }
+  stream_run (&q);
+  for (unsigned i = 1; i < t; i++)
+    if (pthread_join (tid[i], NULL) != 0)
+      {
+        fprintf (stderr, "bench-kernels: pthread_join failed\n");
+        exit (1);
+      }
 }
 
 /* best of 3 runs, seconds */
@@ -152,7 +209,8 @@ main (int argc, char **argv)
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), beside\n"
               "  copy-shaped streams measured in the same run, on five data sets (uniform gauss\n"
               "  elemsub special, and tiny apart); path: auto ref generic avx2 avx512 (default:\n"
-              "  the one cpuid picks).  Ends with key=value lines.\n");
+              "  the one cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online\n"
+              "  CPUs beside the same streams on as many threads.  Ends with key=value lines.\n");
       return 0;
     }
   unsigned long long mib = 256;
@@ -310,6 +368,46 @@ main (int argc, char **argv)
           su_q, su_dq, su_dot);
   printf ("dispatch regret (chosen path / fastest, worst op): %.2f (%s)\n", regret, regret_at);
 
+  /* multi-threaded, on the online CPUs (uniform data) */
+  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  unsigned nt = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned) cpus;
+  /* each kernel alternates with its stream, best of 5 each: on a machine whose cores other work
+   * may take, both see the same spells (the ratio is to the stream beside it; the stream figures
+   * printed are the best of all) */
+  double t_snm = 1e30, t_swm = 1e30;
+  double rqm[MX_FORMAT_COUNT], rdqm[MX_FORMAT_COUNT], qm_gbs[MX_FORMAT_COUNT];
+  int mt_rc = 0;
+  for (int f = 0; f < nf; f++)
+    {
+      double tq = 1e30, tdq = 1e30, sq = 1e30, sdq = 1e30;
+      for (int rep = 0; rep < 5; rep++)
+        {
+          double t0 = bench_now ();
+          stream_mt (1, codes, in, n, nt);
+          double t1 = bench_now ();
+          mt_rc |= mxk_quantize_mt (scales, codes, in, MX_FP32, n, fmts[f], MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, nt);
+          double t2 = bench_now ();
+          mt_rc |= mxk_dequantize_mt (wide, MX_FP32, scales, codes, n, fmts[f], MX_PACKING_UNPACKED, nt);
+          double t3 = bench_now ();
+          stream_mt (0, wide, codes, n, nt);
+          double t4 = bench_now ();
+          sq = t1 - t0 < sq ? t1 - t0 : sq, tq = t2 - t1 < tq ? t2 - t1 : tq;
+          tdq = t3 - t2 < tdq ? t3 - t2 : tdq, sdq = t4 - t3 < sdq ? t4 - t3 : sdq;
+        }
+      rqm[f] = sq / tq, rdqm[f] = sdq / tdq, qm_gbs[f] = gb / tq;
+      t_snm = sq < t_snm ? sq : t_snm, t_swm = sdq < t_swm ? sdq : t_swm;
+    }
+  if (mt_rc)
+    {
+      fprintf (stderr, "bench-kernels: a multi-threaded call failed (%d)\n", mt_rc);
+      return 1;
+    }
+  printf ("multi-threaded, %u threads: stream 4B->1B %.2f GB/s (%.2fx one thread), 1B->4B %.2f GB/s (%.2fx)\n",
+          nt, gb / t_snm, t_sn / t_snm, gb / t_swm, t_sw / t_swm);
+  printf ("%-14s %-18s %-18s\n", "x stream_mt", "quantize_mt", "dequantize_mt");
+  for (int f = 0; f < nf; f++)
+    printf ("%-14s %5.2f (%5.2f GB/s) %5.2f\n", names[f], rqm[f], qm_gbs[f], rdqm[f]);
+
   printf ("key=value\n");
   printf ("path=%s\n", mxk_path_name (chosen));
   printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
@@ -329,6 +427,10 @@ main (int argc, char **argv)
   printf ("dot_e4m3_gelem_per_s=%.3f\ndot_e2m1_int8_gelem_per_s=%.3f\n", (double) n / t_dot / 1e9, (double) n / t_dot2 / 1e9);
   printf ("quantize_e4m3_vs_ref=%.1f\ndequantize_e4m3_vs_ref=%.1f\ndot_e4m3_vs_ref=%.1f\n", su_q, su_dq, su_dot);
   printf ("dispatch_regret=%.3f\ndispatch_regret_at=%s\n", regret, regret_at);
+  printf ("threads=%u\nstream_mt_narrow_gbs=%.3f\nstream_mt_widen_gbs=%.3f\n", nt, gb / t_snm, gb / t_swm);
+  for (int f = 0; f < nf; f++)
+    printf ("quantize_mt_%s_gbs=%.3f\nquantize_mt_%s_vs_stream_mt=%.3f\ndequantize_mt_%s_vs_stream_mt=%.3f\n",
+            names[f], qm_gbs[f], names[f], rqm[f], names[f], rdqm[f]);
   free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);
   return 0;
 }

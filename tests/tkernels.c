@@ -8,6 +8,8 @@
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
  *   and all of it but the BF16 sweeps again with the FPU flushing FP32 subnormals (FTZ+DAZ), on
  *   data whose golden results hold none: no kernel has a subnormal intermediate
+ *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt and mxk_dequantize_mt on 1 2 3 7 and 0
+ *             threads, byte-identical to the one-thread calls and libmxgold (mt_tests)
  * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -246,10 +248,294 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
   return 0;
 }
 
+/*------------------------------------------------------------ threads -*/
+/* mxk_quantize_mt / mxk_dequantize_mt (issue 18 item 5): on every path, every format, 1 2 3 7
+ * and 0 threads, block counts around the chunking's limits (1 block, fewer blocks than threads,
+ * one MXK_MT_MIN_BLOCKS either side, 3 and 7 threads' worth with ragged ends), unpacked and
+ * packed: byte-identical to the one-thread call and to libmxgold, and no byte written past n
+ * (the buffers are filled with a canary first).  Invalid arguments rejected like the one-thread
+ * functions', before anything is written. */
+#define MT_NB (6 * MXK_MT_MIN_BLOCKS + 37) /* 7 threads' worth: ragged last chunk */
+static const size_t mt_sizes[] = { 1, 5, MXK_MT_MIN_BLOCKS - 1, MXK_MT_MIN_BLOCKS + 1,
+                                   2 * MXK_MT_MIN_BLOCKS + 17, MT_NB };
+static const unsigned mt_threads[] = { 1, 2, 3, 7, 0 };
+#define CANARY 0xA5
+
+static void
+mt_quantize (mx_format_id elem, const void *in, mx_format_id infmt, mx_scale_rule rule,
+             mx_rounding rnd)
+{
+  static uint8_t gs[MT_NB], gc[MT_NB * 32], gp[MT_NB * 32];
+  static uint8_t s1[MT_NB + 64], c1[MT_NB * 32 + 64], sm[MT_NB + 64], cm[MT_NB * 32 + 64];
+  const mx_format *f = mx_format_get (elem);
+  golden_q (gs, gc, in, infmt, MT_NB, elem, rule, rnd);
+  mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
+  pack_all (gp, gc, MT_NB, elem, pk);
+  for (int p = 0; p < npaths; p++)
+    for (int packed = 0; packed < 1 + (pk != MX_PACKING_UNPACKED); packed++)
+      {
+        mx_packing use = packed ? pk : MX_PACKING_UNPACKED;
+        size_t pb = mx_packed_size (use, 32);
+        mxk_use_path (paths[p]);
+        for (size_t si = 0; si < sizeof mt_sizes / sizeof mt_sizes[0]; si++)
+          {
+            size_t nb = mt_sizes[si];
+            memset (s1, CANARY, sizeof s1), memset (c1, CANARY, sizeof c1);
+            int rc1 = mxk_quantize (s1, c1, in, infmt, nb * 32, elem, rule, rnd, use);
+            for (size_t ti = 0; ti < sizeof mt_threads / sizeof mt_threads[0]; ti++)
+              {
+                memset (sm, CANARY, sizeof sm), memset (cm, CANARY, sizeof cm);
+                int rc = mxk_quantize_mt (sm, cm, in, infmt, nb * 32, elem, rule, rnd, use, mt_threads[ti]);
+                n++;
+                CHECK (rc == 0 && rc1 == 0 && memcmp (sm, s1, sizeof sm) == 0 && memcmp (cm, c1, sizeof cm) == 0
+                       && memcmp (sm, gs, nb) == 0 && memcmp (cm, packed ? gp : gc, nb * pb) == 0
+                       && sm[nb] == CANARY && cm[nb * pb] == CANARY,
+                       "quantize_mt %s %s %s %s path %s%s: %zu blocks, %u threads: rc %d", f->name,
+                       infmt == MX_BF16 ? "bf16" : "fp32", mx_rounding_name (rnd),
+                       mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule],
+                       mxk_path_name (paths[p]), packed ? " packed" : "", nb, mt_threads[ti], rc);
+              }
+          }
+      }
+}
+
+static void
+mt_dequantize (mx_format_id elem, rng *r)
+{
+  static uint8_t sc[MT_NB], cd[MT_NB * 32], cdp[MT_NB * 32];
+  static uint32_t g32[MT_NB * 32];
+  static uint8_t o1[(MT_NB * 32 + 16) * 4], om[(MT_NB * 32 + 16) * 4];
+  const mx_format *f = mx_format_get (elem);
+  for (size_t b = 0; b < MT_NB; b++)
+    {
+      uint64_t y = rng_next (r);
+      sc[b] = (uint8_t) (y % 8 == 0 ? y >> 8 : 0x70 + (y >> 8) % 32); /* all 256, NaN included */
+      for (int i = 0; i < 32; i++)
+        cd[b * 32 + (size_t) i] = (uint8_t) (rng_next (r) & ((1u << f->bits) - 1));
+    }
+  mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
+  pack_all (cdp, cd, MT_NB, elem, pk);
+  for (int bfo = 0; bfo < 2; bfo++)
+    {
+      const mx_format *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
+      size_t ob = bfo ? 2 : 4;
+      for (size_t b = 0; b < MT_NB; b++)
+        {
+          uint64_t c64[32], o64[32];
+          for (int i = 0; i < 32; i++)
+            c64[i] = cd[b * 32 + (size_t) i];
+          mx_dequantize (o64, NULL, of, sc[b], c64, f, E8M0, 32, MX_RNE);
+          for (int i = 0; i < 32; i++)
+            g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
+        }
+      for (int p = 0; p < npaths; p++)
+        for (int packed = 0; packed < 1 + (pk != MX_PACKING_UNPACKED); packed++)
+          {
+            mx_packing use = packed ? pk : MX_PACKING_UNPACKED;
+            mxk_use_path (paths[p]);
+            for (size_t si = 0; si < sizeof mt_sizes / sizeof mt_sizes[0]; si++)
+              {
+                size_t nb = mt_sizes[si];
+                memset (o1, CANARY, sizeof o1);
+                int rc1 = mxk_dequantize (o1, of->id, sc, packed ? cdp : cd, nb * 32, elem, use);
+                int gold = 1;
+                for (size_t i = 0; i < nb * 32 && gold; i++)
+                  gold = (bfo ? ((const uint16_t *) o1)[i] : ((const uint32_t *) o1)[i]) == g32[i];
+                for (size_t ti = 0; ti < sizeof mt_threads / sizeof mt_threads[0]; ti++)
+                  {
+                    memset (om, CANARY, sizeof om);
+                    int rc = mxk_dequantize_mt (om, of->id, sc, packed ? cdp : cd, nb * 32, elem, use, mt_threads[ti]);
+                    n++;
+                    CHECK (rc == 0 && rc1 == 0 && gold && memcmp (om, o1, sizeof om) == 0
+                           && om[nb * 32 * ob] == CANARY,
+                           "dequantize_mt %s to %s path %s%s: %zu blocks, %u threads: rc %d", f->name,
+                           of->name, mxk_path_name (paths[p]), packed ? " packed" : "", nb, mt_threads[ti], rc);
+                  }
+              }
+            /* the workers inherit the caller's floating-point environment (POSIX): with FTZ on,
+             * the subnormal outputs flush as on the caller's thread */
+            if (HAVE_FLUSH && !bfo)
+              {
+                memset (o1, CANARY, sizeof o1), memset (om, CANARY, sizeof om);
+                flush = 1;
+                unsigned csr = flush_on ();
+                int rc1 = mxk_dequantize (o1, MX_FP32, sc, packed ? cdp : cd, MT_NB * 32, elem, use);
+                int rc = mxk_dequantize_mt (om, MX_FP32, sc, packed ? cdp : cd, MT_NB * 32, elem, use, 7);
+                flush_off (csr);
+                flush = 0;
+                n++;
+                CHECK (rc == 0 && rc1 == 0 && memcmp (om, o1, sizeof om) == 0,
+                       "dequantize_mt %s path %s%s (FTZ+DAZ): not the one-thread bytes", f->name,
+                       mxk_path_name (paths[p]), packed ? " packed" : "");
+              }
+          }
+    }
+}
+
+/* every rejected argument of the one-thread functions, and a thread count over the limit:
+ * MX_EINVAL from both, nothing written */
+static void
+mt_invalid (void)
+{
+  static uint32_t in[64 * 32];
+  static uint8_t s[64 + 8], c[64 * 32 + 8];
+  static uint32_t o[64 * 32 + 8];
+  /* dq_ok: valid for dequantize (which has no rule or rounding) */
+  struct { mx_format_id in, elem; mx_scale_rule rule; mx_rounding rnd; mx_packing pk; size_t n; int dq_ok; } bad[] = {
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 33, 0 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64 * 32 - 1, 0 },
+    { MX_FP16, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_FP32, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_E8M0, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 64, 0 },
+    { MX_FP32, MX_E4M3, (mx_scale_rule) 99, MX_RNE, MX_PACKING_UNPACKED, 64, 1 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, (mx_rounding) 99, MX_PACKING_UNPACKED, 64, 1 },
+    { MX_FP32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_LO_FIRST, 64, 0 },
+    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP6_3BYTE, 64, 0 },
+    { MX_FP32, MX_E2M1, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_FP4_J_J16, 64, 0 },
+  };
+  static const unsigned ths[] = { 0, 1, 2, 7, MXK_MT_MAX_THREADS };
+  for (int p = 0; p < npaths; p++)
+    {
+      mxk_use_path (paths[p]);
+      for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (size_t t = 0; t < sizeof ths / sizeof ths[0]; t++)
+          {
+            memset (s, CANARY, sizeof s), memset (c, CANARY, sizeof c), memset (o, CANARY, sizeof o);
+            int rq1 = mxk_quantize (s, c, in, bad[i].in, bad[i].n, bad[i].elem, bad[i].rule, bad[i].rnd, bad[i].pk);
+            int rq = mxk_quantize_mt (s, c, in, bad[i].in, bad[i].n, bad[i].elem, bad[i].rule, bad[i].rnd, bad[i].pk, ths[t]);
+            /* dequantize: the same element formats, packings and sizes, in_fmt as the output */
+            int rd1 = mxk_dequantize (o, bad[i].in, s, c, bad[i].n, bad[i].elem, bad[i].pk);
+            int rd = mxk_dequantize_mt (o, bad[i].in, s, c, bad[i].n, bad[i].elem, bad[i].pk, ths[t]);
+            int dq_bad = !bad[i].dq_ok;
+            int untouched = s[0] == CANARY && c[0] == CANARY && (((uint8_t *) o)[0] == CANARY || !dq_bad);
+            n++;
+            CHECK (rq == MX_EINVAL && rq1 == rq && (dq_bad ? rd == MX_EINVAL : rd == MX_OK) && rd1 == rd && untouched,
+                   "invalid case %zu, %u threads, path %s: quantize %d/%d, dequantize %d/%d",
+                   i, ths[t], mxk_path_name (paths[p]), rq, rq1, rd, rd1);
+          }
+      /* threads past the limit: rejected on valid arguments too; n = 0: nothing to do */
+      static const unsigned huge[] = { MXK_MT_MAX_THREADS + 1, 65536, ~0u };
+      for (size_t t = 0; t < sizeof huge / sizeof huge[0]; t++)
+        {
+          memset (s, CANARY, sizeof s), memset (c, CANARY, sizeof c), memset (o, CANARY, sizeof o);
+          int rq = mxk_quantize_mt (s, c, in, MX_FP32, 64 * 32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, huge[t]);
+          int rd = mxk_dequantize_mt (o, MX_FP32, s, c, 64 * 32, MX_E4M3, MX_PACKING_UNPACKED, huge[t]);
+          n++;
+          CHECK (rq == MX_EINVAL && rd == MX_EINVAL && s[0] == CANARY && c[0] == CANARY && ((uint8_t *) o)[0] == CANARY,
+                 "%u threads, path %s: quantize %d, dequantize %d", huge[t], mxk_path_name (paths[p]), rq, rd);
+        }
+      int rq = mxk_quantize_mt (s, c, in, MX_FP32, 0, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 0);
+      int rd = mxk_dequantize_mt (o, MX_FP32, s, c, 0, MX_E4M3, MX_PACKING_UNPACKED, 7);
+      n++;
+      CHECK (rq == MX_OK && rd == MX_OK, "n = 0, path %s: quantize %d, dequantize %d", mxk_path_name (paths[p]), rq, rd);
+    }
+}
+
+/* A thread that cannot be created: in a child process whose address space is capped a little
+ * above its current size, so that two threads' stacks (8 MiB each by default) fit and the third
+ * does not.  The call must
+ * return MX_ENOMEM with the threads it started joined (the process has one thread again). */
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static long
+threads_now (void)
+{
+  FILE *st = fopen ("/proc/self/status", "r");
+  char line[256];
+  long t = -1;
+  while (st && fgets (line, sizeof line, st))
+    if (strncmp (line, "Threads:", 8) == 0)
+      t = strtol (line + 8, NULL, 10);
+  if (st)
+    fclose (st);
+  return t;
+}
+
+static void
+mt_no_thread (const uint32_t *in)
+{
+  static uint8_t s[MT_NB], c[MT_NB * 32];
+  fflush (NULL);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      FILE *sm = fopen ("/proc/self/statm", "r");
+      unsigned long pages = 0;
+      if (sm == NULL || fscanf (sm, "%lu", &pages) != 1)
+        _exit (77);
+      fclose (sm);
+      long ps = sysconf (_SC_PAGESIZE);
+      struct rlimit rl = { (rlim_t) pages * (rlim_t) ps + (20u << 20), (rlim_t) pages * (rlim_t) ps + (20u << 20) };
+      if (setrlimit (RLIMIT_AS, &rl) != 0)
+        _exit (77);
+      int rc = mxk_quantize_mt (s, c, in, MX_FP32, MT_NB * 32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, 7);
+      long t = threads_now ();
+      if (rc == MX_OK)
+        _exit (77); /* stacks small enough to fit: not provoked */
+      _exit (rc == MX_ENOMEM && t == 1 ? 0 : 1);
+    }
+  int st = 0;
+  n++;
+  CHECK (pid > 0 && waitpid (pid, &st, 0) == pid && WIFEXITED (st) && WEXITSTATUS (st) != 1,
+         "a thread that cannot be created: not MX_ENOMEM with every thread joined (status %d)", st);
+  if (WIFEXITED (st) && WEXITSTATUS (st) == 77)
+    printf ("tkernels: the thread-creation failure could not be provoked: not checked\n");
+}
+#else
+static void mt_no_thread (const uint32_t *in) { (void) in; }
+#endif
+
+static void
+mt_tests (const char *which, rng *r)
+{
+  mx_format_id elems[MX_FORMAT_COUNT];
+  int nelem = formats_of_role (MX_ROLE_ELEM, elems);
+  static uint32_t in[MT_NB * 32];
+  static uint16_t in16[MT_NB * 32];
+  for (size_t i = 0; i < MT_NB * 32; i++)
+    in[i] = 0x3F800000u + (uint32_t) i;
+  mt_no_thread (in); /* first: glibc keeps joined threads' stacks for reuse, a fork too */
+  mt_invalid ();
+  for (int fi = 0; fi < nelem; fi++)
+    {
+      mx_format_id elem = elems[fi];
+      if (strcmp (which, "all") != 0 && strcmp (which, mx_format_get (elem)->name) != 0)
+        continue;
+      for (size_t b = 0; b < MT_NB; b++)
+        {
+          int top = 1 + (int) (rng_next (r) % 254);
+          for (int i = 0; i < 32; i++)
+            in[b * 32 + (size_t) i] = rand_f32 (r, top);
+          uint64_t y = rng_next (r);
+          if (y % 32 == 0)
+            in[b * 32 + (y >> 8) % 32] = (y >> 16) & 1 ? 0x7F800000u : 0x7FC00000u;
+        }
+      for (size_t i = 0; i < MT_NB * 32; i++)
+        in16[i] = (uint16_t) (rng_next (r) >> 48);
+      mt_quantize (elem, in, MX_FP32, MX_SCALE_FLOOR, MX_RNE);
+      mt_quantize (elem, in16, MX_BF16, MX_SCALE_RCEIL_FP32, rnds[1 + fi % 4]);
+      mt_dequantize (elem, r);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
+  if (strcmp (which, "mt") == 0) /* tkernels mt [FORMAT|all]: the multi-threaded entry points */
+    {
+      E8M0 = mx_format_get (MX_E8M0);
+      for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)
+        if (mxk_path_supported ((mxk_path) p))
+          paths[npaths++] = (mxk_path) p;
+        else
+          printf ("tkernels: path %s is not supported on this CPU: not run\n", mxk_path_name ((mxk_path) p));
+      rng r = { test_seed () ^ 0x4D54u };
+      mt_tests (argc > 2 ? argv[2] : "all", &r);
+      return finish ("tkernels mt", n);
+    }
   long nrand = test_count (argc, argv, 2, 1000000);
   const char *vdir = argc > 3 ? argv[3] : NULL;
   E8M0 = mx_format_get (MX_E8M0);

@@ -42,9 +42,34 @@ int mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
 int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
                     size_t n, mx_format_id elem, mx_packing packing);
 
+/* Multi-threaded quantize and dequantize: the arguments of the one-thread functions plus a
+ * thread count (0: the number of online CPUs).  Every block's scale, codes and outputs depend on
+ * that block alone, so the n/32 blocks are cut into contiguous chunks of MXK_MT_CHUNK_BLOCKS
+ * (whole packing groups and cache lines), taken in turn by POSIX threads and the caller's (a
+ * thread on a busy core takes fewer), each run by the current path's one-thread kernel: the
+ * bytes written are those of the one-thread call, for every thread count.  At most one thread
+ * per MXK_MT_MIN_BLOCKS blocks (starting and joining one takes some 20-70 us, what one core
+ * needs for 4096 FP32 blocks): a smaller n runs on the caller's thread alone.  Threads are
+ * created and joined within the call (no pool, no state kept); thread-safe as the one-thread
+ * functions are.  MX_EINVAL for what the one-thread function rejects or threads >
+ * MXK_MT_MAX_THREADS, checked before anything is written; MX_ENOMEM if a thread or its
+ * bookkeeping could not be had (every thread started is joined first; the outputs are then
+ * unspecified). */
+#define MXK_MT_MAX_THREADS 1024
+#define MXK_MT_MIN_BLOCKS 4096
+#define MXK_MT_CHUNK_BLOCKS 1024
+int mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+                     size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
+                     mx_packing packing, unsigned threads);
+int mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales,
+                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing,
+                       unsigned threads);
+
 /* mxk_dot -- libmxgold's block-fp32 dot of n elements (n/32 block pairs, unpacked codes) with
  * RNE: each block's exact dot times both scales rounded once to FP32, then added in FP32 RNE,
- * C_in first.  *out gets the FP32 bits; a NaN result is 0x7FC00000. */
+ * C_in first.  *out gets the FP32 bits; a NaN result is 0x7FC00000.  No multi-threaded
+ * version: the FP32 accumulation is sequential by definition, and per-thread partial sums would
+ * round differently. */
 int mxk_dot (uint32_t *out, const uint8_t *scales_a, const uint8_t *codes_a, mx_format_id fa,
              const uint8_t *scales_b, const uint8_t *codes_b, mx_format_id fb, size_t n,
              uint32_t cin);

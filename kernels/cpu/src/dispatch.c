@@ -70,8 +70,8 @@ mxk_path_name (mxk_path p)
   return (unsigned) p < MXK_PATH_COUNT ? names[p] : "?";
 }
 
-static const mxk__ops *
-ops (void)
+const mxk__ops *
+mxk__ops_now (void)
 {
   switch (mxk_current_path ())
     {
@@ -88,19 +88,19 @@ int
 mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
               mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
-  return ops ()->quantize (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
+  return mxk__ops_now ()->quantize (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
 }
 
 int
 mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
                 size_t n, mx_format_id elem, mx_packing packing)
 {
-  return ops ()->dequantize (out, out_fmt, scales, codes, n, elem, packing);
+  return mxk__ops_now ()->dequantize (out, out_fmt, scales, codes, n, elem, packing);
 }
 
 int
 mxk_dot (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa, const uint8_t *sb,
          const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  return ops ()->dot (out, sa, a, fa, sb, b, fb, n, cin);
+  return mxk__ops_now ()->dot (out, sa, a, fa, sb, b, fb, n, cin);
 }

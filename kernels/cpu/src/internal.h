@@ -18,6 +18,8 @@ typedef struct
 } mxk__ops;
 /* The paths this build has: ref and generic always, AVX2 and AVX-512 on x86-64 (MXK_HAVE_X86). */
 extern const mxk__ops mxk__ops_ref, mxk__ops_generic, mxk__ops_avx2, mxk__ops_avx512;
+/* The table of the path the mxk_* functions run now (mxk_current_path). */
+const mxk__ops *mxk__ops_now (void);
 
 /* An element format's parameters, derived from its formats.def row by the MX_FMT_* rules. */
 typedef struct
