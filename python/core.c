@@ -825,16 +825,18 @@ bad:
 }
 
 /* gemm(m, n, kdim, k, a_scales, a_codes, elem_a, b_scales, b_codes, elem_b, scale, c_in|None,
- *      out_id, accum, tc, rnd, out) -> flags; every array uint64. */
+ *      out_id, accum, tc, rnd, out, group) -> flags; every array uint64; group: fused-group's
+ *      products per group (0 for the other models). */
 static PyObject *
 py_gemm (PyObject *self, PyObject *args)
 {
   (void) self;
-  Py_ssize_t m, n, kdim, k;
+  Py_ssize_t m, n, kdim, k, group;
   PyObject *oas, *oac, *oea, *obs, *obc, *oeb, *osf, *ocin, *otc, *oout;
   int out_id, accum, rnd;
-  if (!PyArg_ParseTuple (args, "nnnnOOOOOOOOiiOiO:gemm", &m, &n, &kdim, &k, &oas, &oac, &oea,
-                         &obs, &obc, &oeb, &osf, &ocin, &out_id, &accum, &otc, &rnd, &oout))
+  if (!PyArg_ParseTuple (args, "nnnnOOOOOOOOiiOiOn:gemm", &m, &n, &kdim, &k, &oas, &oac, &oea,
+                         &obs, &obc, &oeb, &osf, &ocin, &out_id, &accum, &otc, &rnd, &oout,
+                         &group))
     return NULL;
   mx_format ab, bb, sb;
   const mx_format *ea, *eb, *sf, *out = mx_format_get ((mx_format_id) out_id);
@@ -847,12 +849,13 @@ py_gemm (PyObject *self, PyObject *args)
       || accum >= MX_ACCUM_COUNT || __builtin_mul_overflow ((size_t) m, (size_t) kdim, &mk)
       || __builtin_mul_overflow ((size_t) n, (size_t) kdim, &nk)
       || __builtin_mul_overflow ((size_t) m, (size_t) n, &mn) || mk > PY_SSIZE_T_MAX
-      || nk > PY_SSIZE_T_MAX || mn > PY_SSIZE_T_MAX)
+      || nk > PY_SSIZE_T_MAX || mn > PY_SSIZE_T_MAX || group < 0)
     {
       PyErr_SetString (PyExc_ValueError, "gemm: bad sizes or output format");
       return NULL;
     }
   dp.accum = (mx_accum) accum;
+  dp.group = (size_t) group;
   Py_ssize_t nb = kdim / k;
   bufset bs = { .n = 0 };
   Py_buffer *bas, *bac, *bbs, *bbc, *bcin, *bout;

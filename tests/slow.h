@@ -35,11 +35,12 @@ uint64_t s_best_scale (const mx_format *elem, const mx_format *sfmt, const mx_fo
 unsigned s_dequantize (uint64_t out[], const mx_format *out_fmt, uint64_t scale,
                        const uint64_t codes[], const mx_format *elem, const mx_format *sfmt,
                        size_t k, mx_rounding rnd);
-/* The exact and block-fp32 dot models (E8M0 scales). */
+/* The exact, block-fp32 and fused-group dot models (E8M0 scales); group: fused-group's
+ * products per group (a divisor of k), ignored by the others. */
 unsigned s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t ca[],
                 const mx_format *ea, const uint64_t sb[], const uint64_t cb[], const mx_format *eb,
                 const mx_format *sf, size_t k, size_t nb, uint64_t cin, mx_accum accum,
-                mx_rounding rnd);
+                size_t group, mx_rounding rnd);
 /* The tensor-core dot model (mx_tc_model, docs/semantics.md section 7): groups aligned to
  * their largest term, each group result rounded to FP32 by m->out; the FP32 accumulator is then
  * converted to of by out_rnd. */

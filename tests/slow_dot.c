@@ -1,4 +1,5 @@
-/* slow_dot.c -- the independent model of mx_dot's exact and block-fp32 accumulation: a fixed
+/* slow_dot.c -- the independent model of mx_dot's exact, block-fp32 and fused-group
+ * accumulation: a fixed
  * 2560-bit two's-complement accumulator with its lsb at 2^-1200 (no GMP, no MPFR), and IEEE 754
  * special and zero-sign rules written out again.
  * SPDX-License-Identifier: MIT */
@@ -195,7 +196,8 @@ block (wide *b, const uint64_t *ca, const mx_format *ea, const uint64_t *cb,
 unsigned
 s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t ca[],
        const mx_format *ea, const uint64_t sb[], const uint64_t cb[], const mx_format *eb,
-       const mx_format *sf, size_t k, size_t nb, uint64_t cin, mx_accum accum, mx_rounding rnd)
+       const mx_format *sf, size_t k, size_t nb, uint64_t cin, mx_accum accum, size_t group,
+       mx_rounding rnd)
 {
   static wide tot, b;
   const mx_format *f32 = mx_format_get (MX_FP32);
@@ -221,6 +223,28 @@ s_dot (uint64_t *out, const mx_format *of, const uint64_t sa[], const uint64_t c
             }
         }
       *out = w_round (&tot, of, rnd, &fl);
+      return fl;
+    }
+  if (accum == MX_ACCUM_FUSED_GROUP)
+    {
+      /* acc and the group's g products (times 2^(X_A + X_B)) in one exact sum, rounded once
+       * into the output format, which is the accumulator; C_in starts it */
+      uint64_t code = 0;
+      for (size_t j = 0; j < nb; j++)
+        for (size_t i0 = 0; i0 < k; i0 += group)
+          {
+            s_val xa = s_decode (sf, sa[j]), xb = s_decode (sf, sb[j]);
+            w_init (&tot);
+            w_term (&tot, acc);
+            for (size_t i = j * k + i0; i < j * k + i0 + group; i++)
+              w_product (&tot, s_decode (ea, ca[i]), s_decode (eb, cb[i]), xa.exp + xb.exp);
+            if (xa.cls == S_NAN || xb.cls == S_NAN)
+              tot.nan = 1;
+            code = w_round (&tot, of, rnd, &f);
+            fl |= f;
+            acc = s_decode (of, code);
+          }
+      *out = code;
       return fl;
     }
   /* block-fp32 */

@@ -395,7 +395,7 @@ gen_cin (rng *r, tcase *c)
         /* -(the exact sum rounded to FP32), give or take an ulp: cancellation with C_in */
         uint64_t s;
         s_dot (&s, F32, c->sa, c->a, c->ea, c->sb, c->b, c->eb, E8M0, c->k, c->nb, 0,
-               MX_ACCUM_EXACT, MX_RNE);
+               MX_ACCUM_EXACT, 0, MX_RNE);
         if ((s & 0x7F800000) != 0x7F800000 && (s & 0x7FFFFFFF) != 0)
           s += rng_below (r, 3) - 1;
         c->cin = (s ^ 0x80000000) & 0xFFFFFFFF;

@@ -79,7 +79,7 @@ check_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsig
                        h->scale, h->k, h->nblocks, c->in[0], &h->dp.tc, h->out_rnd);
       else
         fl = s_dot (&out[0], h->out, c->scale_a, c->codes, h->elem, c->scale_b, c->codes_b, eb,
-                    h->scale, h->k, h->nblocks, c->in[0], h->dp.accum, h->out_rnd);
+                    h->scale, h->k, h->nblocks, c->in[0], h->dp.accum, h->dp.group, h->out_rnd);
       CHECK (out[0] == c->out[0] && fl == c->flags, "%s:%lu: dot %llX/%llX flags %02X/%02llX", file,
              line, (unsigned long long) out[0], (unsigned long long) c->out[0], fl,
              (unsigned long long) c->flags);
@@ -95,7 +95,7 @@ check_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsig
             {
               all |= s_dot (&out[0], h->out, c->scale_a + i * nb, c->codes + i * h->gkdim, h->elem,
                             c->scale_b + j * nb, c->codes_b + j * h->gkdim, eb, h->scale, h->k, nb,
-                            c->in[i * h->gn + j], h->dp.accum, h->out_rnd);
+                            c->in[i * h->gn + j], h->dp.accum, h->dp.group, h->out_rnd);
               CHECK (out[0] == c->out[i * h->gn + j], "%s:%lu: gemm [%zu][%zu]", file, line, i, j);
             }
         CHECK (all == c->flags, "%s:%lu: gemm flags %02X/%02llX", file, line, all,

@@ -14,7 +14,7 @@ enum
 {
   O_NONE,
   O_HELP, O_HELP_MAN, O_FORMAT, O_FORMAT_B, O_BLOCK, O_INPUT, O_OUTPUT_FORMAT, O_SCALE_FORMAT,
-  O_TO, O_FROM, O_PROFILE, O_ROUNDING, O_RANDOM_BITS, O_FLAGS, O_ACCUM, O_BLOCKS, O_TC_PRESET,
+  O_TO, O_FROM, O_PROFILE, O_ROUNDING, O_RANDOM_BITS, O_FLAGS, O_ACCUM, O_BLOCKS, O_GROUP, O_TC_PRESET,
   O_TC_GROUP, O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN, O_TC_SP, O_TC_DENORM, O_GEMM_M,
   O_GEMM_N, O_GEMM_K, O_OP, O_LEVEL, O_NRANDOM, O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING,
   O_QUIET, O_OUTPUT, O_VECTORS, O_RESULTS, O_ERRORS, O_CHECK_NANS, O_CHECK_ZERO_SIGN,
@@ -80,6 +80,8 @@ void cli_check_scale_codes (const cli_args *a, const mx_policy *pol, const mx_fo
 mx_rounding cli_det_rounding (const cli_args *a);
 /* The accumulation options of dot and gemm. */
 mx_dot_policy cli_dot_policy (const cli_args *a);
+/* Exit 2 unless dp's fused-group group divides the block size k. */
+void cli_check_group (const cli_args *a, const mx_dot_policy *dp, size_t k);
 #define ROLE(r) (1u << (r))
 
 /* output.c: the output of a command: stdout, or -o FILE written through a temporary file and

@@ -66,6 +66,7 @@ run (cli_args *a)
     cli_usage_error (a, "--blocks x --block must be at most %d", MXV_MAX_WORDS);
   c.rnd = cli_det_rounding (a);
   c.dp = cli_dot_policy (a);
+  cli_check_group (a, &c.dp, c.k);
   c.flags = a->v[O_FLAGS] != NULL;
   c.a = cli_alloc (a, words, sizeof *c.a);
   c.b = cli_alloc (a, words, sizeof *c.b);
@@ -76,7 +77,7 @@ run (cli_args *a)
 }
 
 static const int options[] = { O_FORMAT, O_FORMAT_B, O_BLOCK, O_BLOCKS, O_SCALE_FORMAT,
-                               O_OUTPUT_FORMAT, O_ROUNDING, O_ACCUM, O_TC_PRESET, O_TC_GROUP,
+                               O_OUTPUT_FORMAT, O_ROUNDING, O_ACCUM, O_GROUP, O_TC_PRESET, O_TC_GROUP,
                                O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN, O_TC_SP, O_TC_DENORM,
                                O_FLAGS, O_OUTPUT, 0 };
 
@@ -86,7 +87,9 @@ const cli_command cli_dot = {
   "--format F [--format-b G] [OPTIONS] < INPUT",
   "The accumulation model is explicit (docs/semantics.md section 7): exact rounds once;\n"
   "block-fp32 rounds each block to FP32 and adds in FP32 (the RTL MAC's model); tensor-core\n"
-  "takes a preset or explicit --tc-* parameters.  --format-a is a synonym of --format.\n"
+  "takes a preset or explicit --tc-* parameters; fused-group adds each group of --group\n"
+  "products to the accumulator (the output format) with one rounding, as MXDOTP does.\n"
+  "--format-a is a synonym of --format.\n"
   "Malformed input: 'stdin:LINE: ...' and exit 2.  Exit 1: the output could not be written.",
   options, 0, run
 };

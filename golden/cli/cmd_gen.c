@@ -66,6 +66,7 @@ check_applies (const cli_args *a, mxv_op op)
     { O_OUTPUT_FORMAT, 1u << MXV_DECODE | 1u << MXV_DEQUANTIZE | 1u << MXV_DOT | 1u << MXV_GEMM | TWO_LEVEL },
     { O_FORMAT_B, 1u << MXV_DOT | 1u << MXV_GEMM },
     { O_ACCUM, 1u << MXV_DOT | 1u << MXV_GEMM },
+    { O_GROUP, 1u << MXV_DOT | 1u << MXV_GEMM },
     { O_BLOCKS, 1u << MXV_DOT },
     { O_GEMM_M, 1u << MXV_GEMM }, { O_GEMM_N, 1u << MXV_GEMM }, { O_GEMM_K, 1u << MXV_GEMM },
     { O_PACKING, 1u << MXV_QUANTIZE | 1u << MXV_DEQUANTIZE },
@@ -84,6 +85,7 @@ check_applies (const cli_args *a, mxv_op op)
         int id = rules[i].id;
         snprintf (name, sizeof name, "%s", id == O_INPUT ? "input" : id == O_OUTPUT_FORMAT ? "output-format"
                                            : id == O_FORMAT_B ? "format-b" : id == O_ACCUM ? "accum"
+                                           : id == O_GROUP ? "group"
                                            : id == O_BLOCKS ? "blocks" : id == O_PACKING ? "packing"
                                            : id == O_SCALE_FORMAT ? "scale-format"
                                            : id == O_FORMAT ? "format" : id == O_BLOCK ? "block"
@@ -162,6 +164,7 @@ run (cli_args *a)
     cli_usage_error (a, "dot and gemm take a deterministic output rounding, not sr");
   h.out_rnd = h.rnd;
   h.dp = cli_dot_policy (a);
+  cli_check_group (a, &h.dp, h.k);
   h.nblocks = (size_t) cli_uint (a, O_BLOCKS, 1, MXV_MAX_NB, 1);
   h.gm = (size_t) cli_uint (a, O_GEMM_M, 1, MXV_MAX_WORDS, 2);
   h.gn = (size_t) cli_uint (a, O_GEMM_N, 1, MXV_MAX_WORDS, 2);
@@ -217,7 +220,7 @@ run (cli_args *a)
 }
 
 static const int options[] = { O_OP, O_FORMAT, O_FORMAT_B, O_BLOCK, O_INPUT, O_OUTPUT_FORMAT,
-                               O_SCALE_FORMAT, O_PROFILE, O_ROUNDING, O_ACCUM, O_BLOCKS,
+                               O_SCALE_FORMAT, O_PROFILE, O_ROUNDING, O_ACCUM, O_GROUP, O_BLOCKS,
                                O_TC_PRESET, O_TC_GROUP, O_TC_FRAC, O_TC_ALIGN, O_TC_OUT, O_TC_CIN,
                                O_TC_SP, O_TC_DENORM, O_GEMM_M, O_GEMM_N, O_GEMM_K, O_LEVEL,
                                O_NRANDOM, O_EXHAUSTIVE, O_SEED, O_EMIT, O_PACKING, O_QUIET,

@@ -43,6 +43,7 @@ static const opt table[] = {
   { O_FLAGS, "flags", 0, NULL, "append the flags: 2 hex digits, 01 inexact 02 underflow 04 overflow 10 invalid 20 scale-clamped", V_NONE, NULL },
   { O_ACCUM, "accum", 0, "A", "accumulation model (docs/semantics.md section 7)", V_ACCUM, "exact" },
   { O_BLOCKS, "blocks", 0, "N", "block pairs per dot product, 1..64 (blocks x block <= 4096)", V_NONE, "1" },
+  { O_GROUP, "group", 0, "G", "fused-group: products per group, 1..--block, dividing it (MXDOTP: 8, 16 for FP4)", V_NONE, NULL },
   { O_TC_PRESET, "tc-preset", 0, "P", "tensor-core model preset", V_PRESET, "h100-fp8" },
   { O_TC_GROUP, "tc-group", 0, "G", "tensor-core products per fused group, 1..4096", V_NONE, NULL },
   { O_TC_FRAC, "tc-frac-bits", 0, "F", "tensor-core fraction bits kept after alignment, 0..60", V_NONE, NULL },
@@ -608,7 +609,7 @@ cli_dot_policy (const cli_args *a)
   if (a->v[O_ACCUM])
     {
       if ((x = mx_accum_parse (a->v[O_ACCUM])) < 0)
-        cli_usage_error (a, "unknown --accum '%s' (exact block-fp32 tensor-core)",
+        cli_usage_error (a, "unknown --accum '%s' (exact block-fp32 tensor-core fused-group)",
                          mxv_quote (q, sizeof q, a->v[O_ACCUM]));
       dp.accum = (mx_accum) x;
     }
@@ -648,5 +649,19 @@ cli_dot_policy (const cli_args *a)
     tc_opt |= a->v[id] != NULL;
   if (tc_opt && dp.accum != MX_ACCUM_TENSOR_CORE)
     cli_usage_error (a, "the --tc-* options go with --accum tensor-core");
+  dp.group = (size_t) cli_uint (a, O_GROUP, 1, MXV_MAX_K, 0);
+  if (a->v[O_GROUP] && dp.accum != MX_ACCUM_FUSED_GROUP)
+    cli_usage_error (a, "--group goes with --accum fused-group");
+  if (dp.accum == MX_ACCUM_FUSED_GROUP && dp.group == 0)
+    cli_usage_error (a, "--accum fused-group needs --group G, a divisor of --block "
+                        "(MXDOTP: 8, 16 for FP4)");
   return dp;
+}
+
+void
+cli_check_group (const cli_args *a, const mx_dot_policy *dp, size_t k)
+{
+  if (dp->accum == MX_ACCUM_FUSED_GROUP && (dp->group > k || k % dp->group))
+    cli_usage_error (a, "--group %zu does not divide --block %zu (a group lies inside one block)",
+                     dp->group, k);
 }

@@ -314,9 +314,11 @@ typedef struct mx_tc_model {
 typedef struct mx_dot_policy {
   mx_accum accum;
   mx_tc_model tc;          /* used by MX_ACCUM_TENSOR_CORE */
+  size_t group;            /* MX_ACCUM_FUSED_GROUP: products per group, 1..k, dividing the
+                              block size k (MXDOTP: 8, 16 for FP4); 0 = unset, an error there */
 } mx_dot_policy;
 
-/* Exact accumulation; tc = the h100-fp8 preset (unused unless accum says so). */
+/* Exact accumulation; tc = the h100-fp8 preset, group 0 (unused unless accum says so). */
 mx_dot_policy mx_dot_policy_default (void);
 /* MX_OK, or MX_EINVAL if id is out of range. */
 int mx_tc_model_preset (mx_tc_model *m, mx_tc_preset id);
@@ -327,7 +329,8 @@ int mx_tc_model_check (const mx_tc_model *m);
  *   C = C_in + sum_j X_A[j] X_B[j] sum_i P_A[j][i] P_B[j][i]
  * A and B may have different element formats.  cin: the bit pattern of C_in in FP32.  The result
  * goes to *out in out_fmt (FP32, BF16 or FP16), rounded by rnd (deterministic modes only).
- * MX_EINVAL: k or nblocks 0, k * nblocks overflows, bad formats, an invalid tc model, MX_SR. */
+ * MX_EINVAL: k or nblocks 0, k * nblocks overflows, bad formats, an invalid tc model, a
+ * fused-group group that does not divide k (or is 0), MX_SR. */
 int mx_dot (uint64_t *out, unsigned *flags, const mx_format *out_fmt,
             const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
             const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,

@@ -5,6 +5,9 @@
  *   tensor-core  groups of products (plus the accumulator) aligned to the largest term with
  *                F fraction bits, summed exactly, rounded to FP32 (Fasi et al. 2021; Khattak &
  *                Mikaitis 2025)
+ *   fused-group  chained fused groups, as MXDOTP (pulp-platform cvfpu fpnew_mxdotp_multi):
+ *                acc <- rnd(acc + X_A X_B sum of g consecutive products), the accumulator in
+ *                the output format, from C_in
  * SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdlib.h>
@@ -190,6 +193,54 @@ dot_tc (mpfr_t acc, unsigned *flp, const uint64_t scale_a[], const uint64_t code
   return MX_OK;
 }
 
+/*------------------------------------------------------ fused-group model -*/
+/* Every group of g consecutive products of a block (g divides k: mx__check_dot), summed exactly
+ * and times both scales, is added to the accumulator with one rounding by rnd into the output
+ * format of; C_in (FP32) starts it.  The exact-zero sign of each step is IEEE 754 6.3's for the
+ * whole sum acc + products (mx__acc_value). */
+static void
+dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t scale_a[],
+           const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+           const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
+           size_t nb, uint64_t cin, size_t g, mx_rounding rnd)
+{
+  mx__acc s, grp;
+  mpfr_t pa, pb, sa, sb, acc;
+  unsigned fl = 0, f;
+  mx__acc_init (&s);
+  mx__acc_init (&grp);
+  mpfr_inits2 (64, pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mx__decode (acc, mx_format_get (MX_FP32), cin);
+  uint64_t code = 0;
+  for (size_t j = 0; j < nb; j++)
+    {
+      mx__decode (sa, sf, scale_a[j]);
+      mx__decode (sb, sf, scale_b[j]);
+      for (size_t i0 = j * k; i0 < (j + 1) * k; i0 += g)
+        {
+          mx__acc_reset (&grp);
+          for (size_t i = i0; i < i0 + g; i++)
+            {
+              mx__decode (pa, ea, codes_a[i]);
+              mx__decode (pb, eb, codes_b[i]);
+              mx__acc_add_product (&grp, pa, pb, 0);
+            }
+          apply_scales (&grp, sa, sb);
+          mx__acc_reset (&s);
+          mx__acc_add (&s, acc);
+          mx__acc_add_acc (&s, &grp);
+          code = mx__acc_round (&s, of, &f, rnd);
+          fl |= f;
+          mx__decode (acc, of, code);
+        }
+    }
+  *out = code;
+  *flp = fl;
+  mx__acc_clear (&s);
+  mx__acc_clear (&grp);
+  mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+}
+
 /* The FP32 accumulator into the output format; its flags. */
 static unsigned
 to_output (uint64_t *out, const mx_format *of, mpfr_srcptr acc, mx_rounding rnd)
@@ -213,6 +264,8 @@ mx__check_dot (const mx_format *of, const mx_format *ea, const mx_format *eb,
       || (unsigned) rnd >= MX_ROUNDING_COUNT || rnd == MX_SR
       || (unsigned) dp->accum >= MX_ACCUM_COUNT)
     return MX_EINVAL;
+  if (dp->accum == MX_ACCUM_FUSED_GROUP && (dp->group == 0 || dp->group > k || k % dp->group))
+    return MX_EINVAL; /* a group lies inside one block */
   return dp->accum == MX_ACCUM_TENSOR_CORE ? mx_tc_model_check (&dp->tc) : MX_OK;
 }
 
@@ -259,6 +312,11 @@ mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
           fl |= f;
         }
       fl |= to_output (out, of, acc, rnd);
+      break;
+
+    case MX_ACCUM_FUSED_GROUP:
+      dot_fused (out, &fl, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin,
+                 dp->group, rnd);
       break;
 
     default:

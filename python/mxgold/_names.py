@@ -46,7 +46,7 @@ POLICY_FIELDS = {
 
 PROFILES = ["ocp", "torchao-floor", "torchao-ceil", "torchao-even", "torchao-rceil", "te-mxfp8", "microxcaling", "ggml-mxfp4", "pychop", "ml-dtypes", "gfloat", "onnx", "onnxruntime", "quark-even", "quark-floor", "quark-ceil", "quark-bfp16", "quark-mxs", "inc-mx", "quark-onnx", "quark-onnx-int8"]
 
-ACCUMS = ["exact", "block-fp32", "tensor-core"]
+ACCUMS = ["exact", "block-fp32", "tensor-core", "fused-group"]
 
 TC_PRESETS = ["h100-fp8", "b200-fp8", "mi300-fp8"]
 

@@ -115,13 +115,25 @@ def _tc_model(tc) -> tuple:
 
 
 def _gemm(a: MXArray, b_t: np.ndarray, b_scales_t: np.ndarray, b: MXArray, m: int, n: int,
-          accum: str, out, cin, tc, rounding: str, caller: str) -> tuple[np.ndarray, int]:
+          accum: str, out, cin, tc, rounding: str, caller: str,
+          group=None) -> tuple[np.ndarray, int]:
     if a.scale_format != b.scale_format:
         raise ValueError(f"{caller}: a and b have different scale formats")
     if a.block != b.block:
         raise ValueError(f"{caller}: a and b have different blocks ({a.block}, {b.block})")
     if not isinstance(accum, str) or accum not in _names.ACCUMS:
         raise ValueError(f"accum={accum!r}; accepted: {', '.join(_names.ACCUMS)}")
+    if accum == "fused-group":
+        if group is None:
+            raise ValueError("accum='fused-group' needs group=, the products per group (a "
+                             "divisor of the block; MXDOTP: 8, 16 for FP4)")
+        if isinstance(group, bool) or not isinstance(group, (int, np.integer)):
+            raise TypeError(f"group must be an integer, not {type(group).__name__}")
+        if not 1 <= group <= a.block or a.block % group:
+            raise ValueError(f"group={group} does not divide the block {a.block} (a group lies "
+                             "inside one block)")
+    elif group is not None:
+        raise ValueError("group= goes with accum='fused-group'")
     outs = {"fp32": np.float32, "fp16": np.float16, "bf16": "bfloat16"}
     if isinstance(out, str) and out not in outs:
         raise ValueError(f"out={out!r}; accepted: fp32, bf16, fp16")
@@ -140,18 +152,21 @@ def _gemm(a: MXArray, b_t: np.ndarray, b_scales_t: np.ndarray, b: MXArray, m: in
                        a._scales_b.reshape(-1).astype(u64), a._codes_b.reshape(-1).astype(u64),
                        a.format.spec, b_scales_t.reshape(-1).astype(u64),
                        b_t.reshape(-1).astype(u64), b.format.spec, a.scale_format.spec, c_in,
-                       outfmt.id, _names.ACCUMS.index(accum), _tc_model(tc), rnd, res)
+                       outfmt.id, _names.ACCUMS.index(accum), _tc_model(tc), rnd, res,
+                       int(group or 0))
     return res.astype(_uint(outfmt.bits)).view(dt).reshape(m, n), flags
 
 
 def dot(a: MXArray, b: MXArray, *, accum: str = "exact", out: Any = "fp32", cin=None, tc=None,
-        rounding: str = "rne") -> np.floating:
+        rounding: str = "rne", group=None) -> np.floating:
     """OCP MX DotGeneral of two 1-D MXArrays (blocked along their one axis):
     ``cin + sum_j X_A[j] X_B[j] sum_i P_A[j][i] P_B[j][i]``, rounded to ``out`` (``"fp32"``,
     ``"bf16"``, ``"fp16"``) by ``rounding``.  ``accum``: ``"exact"`` (one rounding),
-    ``"block-fp32"`` (each block's product rounded to FP32, then FP32 additions) or
+    ``"block-fp32"`` (each block's product rounded to FP32, then FP32 additions),
     ``"tensor-core"`` (the model ``tc``: a preset name in ``mxgold.TC_PRESETS`` or a dict of its
-    fields); docs/semantics.md.
+    fields) or ``"fused-group"`` (MXDOTP's: each ``group`` consecutive products of a block, a
+    divisor of the block, added to the accumulator in the ``out`` format with one rounding);
+    docs/semantics.md.
 
     >>> a = mxgold.quantize(np.ones(32, np.float32), "e4m3")
     >>> b = mxgold.quantize(np.full(32, 0.5, np.float32), "e2m1")
@@ -165,15 +180,17 @@ def dot(a: MXArray, b: MXArray, *, accum: str = "exact", out: Any = "fp32", cin=
             raise ValueError(f"{nm} must be 1-D; use matmul for matrices")
     if a.shape != b.shape:
         raise ValueError(f"a and b have different lengths ({a.shape[0]}, {b.shape[0]})")
-    r, _ = _gemm(a, b._codes_b, b._scales_b, b, 1, 1, accum, out, cin, tc, rounding, "dot")
+    r, _ = _gemm(a, b._codes_b, b._scales_b, b, 1, 1, accum, out, cin, tc, rounding, "dot",
+                 group)
     return r[0, 0]
 
 
 def matmul(a: MXArray, b: MXArray, *, accum: str = "exact", out: Any = "fp32", cin=None,
-           tc=None, rounding: str = "rne", return_flags: bool = False):
+           tc=None, rounding: str = "rne", return_flags: bool = False, group=None):
     """C = cin + A @ B with MX blocks along the contraction axis: A is (M, K) quantized with
     ``axis=1``, B is (K, N) quantized with ``axis=0``.  Each C element is :func:`dot` of its row
-    and column (same ``accum``, ``out``, ``tc``, ``rounding``); ``cin`` broadcasts to (M, N).
+    and column (same ``accum``, ``out``, ``tc``, ``rounding``, ``group``); ``cin`` broadcasts
+    to (M, N).
     With ``return_flags``, returns (C, flags).
 
     >>> A = mxgold.quantize(np.eye(32, dtype=np.float32)[:2], "e4m3", axis=1)
@@ -192,5 +209,5 @@ def matmul(a: MXArray, b: MXArray, *, accum: str = "exact", out: Any = "fp32", c
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not chain")
     # B's blocked layout is already (N, K): column j of B is row j
     r, fl = _gemm(a, b._codes_b, b._scales_b, b, a.shape[0], b.shape[1], accum, out, cin, tc,
-                  rounding, "matmul")
+                  rounding, "matmul", group)
     return (r, fl) if return_flags else r

@@ -148,8 +148,9 @@ def test_dot_matches_cli(cli, tmp_path, accum):
     total = 0
     for fa, fb in (("e4m3", "e4m3"), ("e5m2", "e2m1"), ("int8", "e3m2"), ("e2m3", "int8")):
         for nb in (1, 4):
+            grp = ("--group", 8 if nb == 1 else 16) if accum == "fused-group" else ()
             h, f = read_mxv(gen(cli, tmp_path / "d.mxv", "--op", "dot", "--format", fa,
-                                "--format-b", fb, "--accum", accum, "--blocks", nb, "-n",
+                                "--format-b", fb, "--accum", accum, *grp, "--blocks", nb, "-n",
                                 1000 // SCALE))
             k = h["k"]
             n = f["out"].size
@@ -159,7 +160,7 @@ def test_dot_matches_cli(cli, tmp_path, accum):
                 b = mxgold.MXArray.from_codes(f["scale_b"].reshape(n, nb)[i],
                                               f["b"].reshape(n, -1)[i], fb, block=k)
                 cin = np.array([f["cin"][i]], np.uint32).view(np.float32)[0]
-                got = mxgold.dot(a, b, accum=accum, cin=cin)
+                got = mxgold.dot(a, b, accum=accum, cin=cin, group=grp[1] if grp else None)
                 assert int(np.float32(got).view(np.uint32)) == int(f["out"][i]), \
                     f"dot {fa}x{fb} {accum} blocks={nb}: case {i}"
             total += n
@@ -171,7 +172,8 @@ def test_gemm_matches_cli(cli, tmp_path):
     for accum in _names.ACCUMS:
         h, f = read_mxv(gen(cli, tmp_path / "g.mxv", "--op", "gemm", "--format", "e4m3",
                             "--format-b", "e2m1", "--accum", accum, "--gemm-m", 3, "--gemm-n", 5,
-                            "--gemm-k", 64, "-n", 50))
+                            "--gemm-k", 64, "-n", 50,
+                            *(("--group", 8) if accum == "fused-group" else ())))
         m, n, kd, k = 3, 5, 64, h["k"]
         ncases = f["out"].size // (m * n)
         for i in range(ncases):
@@ -183,7 +185,8 @@ def test_gemm_matches_cli(cli, tmp_path):
                                           f["b"].reshape(ncases, n, kd)[i].T, "e2m1",
                                           block=k, axis=0)
             cin = f["cin"].reshape(ncases, m, n)[i].astype(np.uint32).view(np.float32)
-            got = mxgold.matmul(a, b, accum=accum, cin=cin)
+            got = mxgold.matmul(a, b, accum=accum, cin=cin,
+                                group=8 if accum == "fused-group" else None)
             assert np.array_equal(got.view(np.uint32).astype(np.uint64),
                                   f["out"].reshape(ncases, m, n)[i]), f"gemm {accum} case {i}"
         total += ncases

@@ -135,6 +135,17 @@ def test_dot_and_matmul_reject():
         mxgold.dot(a, a, accum="tensor-core", tc={"group": 0})
     with pytest.raises(ValueError, match="rounding='sr'"):
         mxgold.dot(a, a, rounding="sr")
+    with pytest.raises(ValueError, match="needs group="):
+        mxgold.dot(a, a, accum="fused-group")
+    for g in (0, 12, 64, -8):
+        with pytest.raises(ValueError, match=f"group={g} does not divide the block 32"):
+            mxgold.dot(a, a, accum="fused-group", group=g)
+    with pytest.raises(TypeError, match="group must be an integer"):
+        mxgold.dot(a, a, accum="fused-group", group="8")
+    with pytest.raises(TypeError, match="group must be an integer"):
+        mxgold.dot(a, a, accum="fused-group", group=True)
+    with pytest.raises(ValueError, match="group= goes with accum='fused-group'"):
+        mxgold.dot(a, a, group=8)
     with pytest.raises(ValueError, match="different blocks"):
         mxgold.dot(a, mxgold.quantize(X, "e4m3", block=16))
     m = mxgold.quantize(X.reshape(8, 8), "e4m3", block=8, axis=1)

@@ -250,6 +250,18 @@ bad:
   BAD ("tc '%s' is not 'group G frac-bits F align R out R cin-in-group 0|1 scale-point product|group'", v);
 }
 
+/* group: G, the products per group of accum fused-group (mxv_header_validate: divides block) */
+static int put_group (const mxv_header *h, char *v, size_t n) { if (!is_dot (h) || h->dp.accum != MX_ACCUM_FUSED_GROUP) return 0; PUT ("%zu", h->dp.group); }
+static int
+get_group (mxv_header *h, const char *v, char *err, size_t en)
+{
+  unsigned long long x;
+  if (num (&x, "group", v, 1, MXV_MAX_K, err, en))
+    return -1;
+  h->dp.group = (size_t) x;
+  return 0;
+}
+
 static int put_blocks (const mxv_header *h, char *v, size_t n) { if (h->op != MXV_DOT) return 0; PUT ("%zu", h->nblocks); }
 static int
 get_blocks (mxv_header *h, const char *v, char *err, size_t en)
@@ -377,6 +389,7 @@ static const struct
   { "accum", put_accum, get_accum, SEM },
   { "out-rounding", put_out_rounding, get_out_rounding, SEM },
   { "tc", put_tc, get_tc, SEM },
+  { "group", put_group, get_group, SEM },
   { "blocks", put_blocks, get_blocks, SEM },
   { "gemm", put_gemm, get_gemm, SEM },
   { "nvfp4", put_nvfp4, get_nvfp4, SEM },
@@ -625,7 +638,16 @@ mxv_header_validate (const mxv_header *h, char *err, size_t en)
         BAD ("'%s' is not an element format", b->name);
       if (h->dp.accum == MX_ACCUM_TENSOR_CORE && mx_tc_model_check (&h->dp.tc) != MX_OK)
         BAD ("invalid tensor-core model");
+      if (h->dp.accum == MX_ACCUM_FUSED_GROUP && h->dp.group == 0)
+        BAD ("accum fused-group needs a 'group' key: the products per group, a divisor of the "
+             "block size");
+      if (h->dp.accum == MX_ACCUM_FUSED_GROUP && (h->dp.group > h->k || h->k % h->dp.group))
+        BAD ("group %zu does not divide the block size %zu (a group lies inside one block)",
+             h->dp.group, h->k);
     }
+  if (h->dp.group != 0 && !((h->op == MXV_DOT || h->op == MXV_GEMM)
+                            && h->dp.accum == MX_ACCUM_FUSED_GROUP))
+    BAD ("header 'group' goes with accum fused-group (dot and gemm)");
   if (h->op == MXV_DOT && (h->nblocks < 1 || h->nblocks > MXV_MAX_NB
                            || !fits (h->nblocks, h->k, MXV_MAX_WORDS)))
     BAD ("dot: blocks x block must be at most %d, with blocks in 1..%d", MXV_MAX_WORDS, MXV_MAX_NB);
