@@ -79,6 +79,16 @@ in="7F$ones38 7F$ones38 7F$ones38 7F$ones38\n"; expect_out dot-blocks "42800000"
 in="7F$ones38 7F$ones38\n"; expect_err dot-count 2 "^stdin:1: expected 2 block pair" "$bin" dot --format-a e4m3 --blocks 2
 in="7F$ones38 7F$ones38\n"; expect_err dot-accum 2 "unknown --accum 'fast'" "$bin" dot --format-a e4m3 --accum fast
 in="7F$ones38 7F$ones38\n"; expect_err dot-sr 2 "rounding wants a deterministic mode" "$bin" dot --format-a e4m3 --rounding sr
+# fused-group (tdot's hand-worked row 1): group 0 = 448*448 + 2^-18, group 1 = 448*-448 + 2^-18.
+# --group 8 rounds 200704 + 2^-18 to 200704 first: 2^-18 = 0x36800000 (inexact); --group 16 and
+# exact keep both 2^-18: 2^-17 = 0x37000000; BF16 accumulator: 0x3680
+z6=$(printf ' 00%.0s' $(seq 6)); z22=$(printf ' 00%.0s' $(seq 22))
+fa="7F 7E 01$z6 7E 01$z22"; fb="7F 7E 01$z6 FE 01$z22"
+in="$fa $fb\n"; expect_out dot-fused8 "36800000 01" "$bin" dot --format-a e4m3 --accum fused-group --group 8 --flags
+in="$fa $fb\n"; expect_out dot-fused16 "37000000 00" "$bin" dot --format-a e4m3 --accum fused-group --group 16 --flags
+in="$fa $fb\n"; expect_out dot-fused-exact "37000000" "$bin" dot --format-a e4m3
+in="$fa $fb\n"; expect_out dot-fused8-bf16 "3680" "$bin" dot --format-a e4m3 --accum fused-group --group 8 --output-format bf16
+in="$fa $fb\n"; expect_err dot-fused-nogroup 2 "fused-group needs --group G" "$bin" dot --format-a e4m3 --accum fused-group
 
 # gen / verify
 t=$(mktemp -d)

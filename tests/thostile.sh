@@ -32,6 +32,33 @@ expect gemm-2^63 2 "gemm-m wants an integer 1..4096" $bin gen --op gemm --format
 # 3. one checked parser for every number
 expect tc-group-neg 2 "tc-group wants an integer 1..4096, not '-1'" $bin dot --format e4m3 --accum tensor-core --tc-group -1
 expect tc-group-gen 2 "tc-group wants an integer" $bin gen --op dot --format e4m3 --accum tensor-core --tc-group -1
+# fused-group's --group: a number 1..4096 that divides --block, only with --accum fused-group
+expect group-neg 2 "group wants an integer 1..4096, not '-1'" $bin dot --format e4m3 --accum fused-group --group -1
+expect group-zero 2 "group wants an integer 1..4096, not '0'" $bin dot --format e4m3 --accum fused-group --group 0
+expect group-wrap 2 "group wants an integer 1..4096, not '4294967304'" $bin dot --format e4m3 --accum fused-group --group 4294967304
+expect group-junk 2 "group wants an integer 1..4096, not '8x'" $bin dot --format e4m3 --accum fused-group --group 8x
+expect group-empty 2 "group wants an integer 1..4096, not ''" $bin dot --format e4m3 --accum fused-group --group ''
+expect group-12 2 "--group 12 does not divide --block 32" $bin dot --format e4m3 --accum fused-group --group 12
+expect group-64 2 "--group 64 does not divide --block 32" $bin dot --format e4m3 --accum fused-group --group 64
+expect group-gen-k 2 "--group 16 does not divide --block 24" $bin gen --op gemm --format e4m3 --block 24 --gemm-k 48 --accum fused-group --group 16
+expect group-none 2 "fused-group needs --group G" $bin gen --op dot --format e4m3 --accum fused-group
+expect group-accum 2 "--group goes with --accum fused-group" $bin dot --format e4m3 --accum block-fp32 --group 8
+expect group-gen-op 2 "--group does not apply to --op quantize" $bin gen --op quantize --format e4m3 --group 8
+expect group-tc 2 "the --tc-\* options go with --accum tensor-core" $bin dot --format e4m3 --accum fused-group --group 8 --tc-group 8
+$bin gen --op dot --format e2m1 --accum fused-group --group 16 --blocks 2 -n 5 --quiet -o "$t/fg.mxv" && ok || ko "gen fused-group"
+$bin verify "$t/fg.mxv" > "$t/out" 2>&1 && grep -q " 0 failed" "$t/out" && ok || ko "verify fused-group: $(tail -1 "$t/out")"
+sed 's/^# group: 16$/# group: 12/' "$t/fg.mxv" > "$t/fg2.mxv"
+expect group-header-12 2 "fg2.mxv:[0-9]+: header: group 12 does not divide the block size 32" $bin verify "$t/fg2.mxv"
+sed 's/^# group: 16$/# group: 0/' "$t/fg.mxv" > "$t/fg2.mxv"
+expect group-header-0 2 "fg2.mxv:[0-9]+: group '0' is not an integer in 1..4096" $bin verify "$t/fg2.mxv"
+sed '/^# group: 16$/d' "$t/fg.mxv" > "$t/fg2.mxv"
+expect group-header-none 2 "fg2.mxv:[0-9]+: header: accum fused-group needs a 'group' key" $bin verify "$t/fg2.mxv"
+sed 's/^# accum: fused-group$/# accum: exact/' "$t/fg.mxv" > "$t/fg2.mxv"
+expect group-header-accum 2 "fg2.mxv:[0-9]+: header: key 'group' goes with accum fused-group" $bin verify "$t/fg2.mxv"
+sed 's/^# group: 16$/# group: 16 16/' "$t/fg.mxv" > "$t/fg2.mxv"
+expect group-header-junk 2 "fg2.mxv:[0-9]+: group '16 16' is not an integer" $bin verify "$t/fg2.mxv"
+{ grep '^#' "$t/fg.mxv" | sed 's/^# group: 16$/# group: 8/'; grep -v '^#' "$t/fg.mxv"; } > "$t/fgr.mxv"
+expect group-results 2 "header 'group: 8' does not match the vectors' '16'" $bin verify --vectors "$t/fg.mxv" --results "$t/fgr.mxv"
 expect tc-frac-wrap 2 "tc-frac-bits wants an integer 0..60, not '4294967297'" $bin dot --format e4m3 --accum tensor-core --tc-frac-bits 4294967297
 expect zero-scale-mask 2 "zero-scale 85 does not fit the 7-bit scale format ue4m3" $bin quantize --format e2m1 --zero-scale 85 --scale-format ue4m3
 expect scale-min-fmt 2 "scale-min 7F is not a finite code of the scale format ue4m3" $bin quantize --format e2m1 --scale-min 7F --scale-format ue4m3

@@ -647,7 +647,7 @@ mxv_header_validate (const mxv_header *h, char *err, size_t en)
     }
   if (h->dp.group != 0 && !((h->op == MXV_DOT || h->op == MXV_GEMM)
                             && h->dp.accum == MX_ACCUM_FUSED_GROUP))
-    BAD ("header 'group' goes with accum fused-group (dot and gemm)");
+    BAD ("key 'group' goes with accum fused-group (dot and gemm)");
   if (h->op == MXV_DOT && (h->nblocks < 1 || h->nblocks > MXV_MAX_NB
                            || !fits (h->nblocks, h->k, MXV_MAX_WORDS)))
     BAD ("dot: blocks x block must be at most %d, with blocks in 1..%d", MXV_MAX_WORDS, MXV_MAX_NB);
