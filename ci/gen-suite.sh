@@ -64,6 +64,18 @@ cmds+=("ocp/dot/e4m3-e4m3-h100-fp8.mxv|gen --op dot --format-a e4m3 --accum tens
 cmds+=("ocp/dot/e4m3-e4m3-b200-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset b200-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/dot/e4m3-e4m3-mi300-fp8.mxv|gen --op dot --format-a e4m3 --accum tensor-core --tc-preset mi300-fp8 --blocks 2 --level 1 --seed 1")
 cmds+=("ocp/gemm/e4m3-e2m1-block-fp32.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum block-fp32 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
+# chained fused groups (MXDOTP-style: one rounding per group of G products), FP32 and BF16 accumulators
+for f in $fmts; do
+  for g in 8 16; do
+    cmds+=("ocp/dot/$f-$f-fused-g$g.mxv|gen --op dot --format-a $f --format-b $f --accum fused-group --group $g --output-format fp32 --blocks 2 --level 1 -n 200 --seed 1")
+    cmds+=("ocp/dot/$f-$f-fused-g$g-bf16.mxv|gen --op dot --format-a $f --format-b $f --accum fused-group --group $g --output-format bf16 --blocks 2 --level 1 -n 200 --seed 1")
+  done
+done
+cmds+=("ocp/dot/e4m3-e2m1-fused-g8.mxv|gen --op dot --format-a e4m3 --format-b e2m1 --accum fused-group --group 8 --blocks 2 --level 1 -n 200 --seed 1")
+for r in rdn rup rtz; do
+  cmds+=("ocp/dot/e4m3-e4m3-fused-g8-$r.mxv|gen --op dot --format-a e4m3 --format-b e4m3 --accum fused-group --group 8 --rounding $r --blocks 2 --level 1 -n 200 --seed 1")
+done
+cmds+=("ocp/gemm/e4m3-e2m1-fused-g8.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum fused-group --group 8 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
 
 # NVFP4 two-level scaling (docs/semantics.md section 9): 1D blocks and 16x16 tiles (17 rows: a
 # last tile of 1), RNE and SR, FP32 and BF16 tensors with their own amax; a calibrated (given)
