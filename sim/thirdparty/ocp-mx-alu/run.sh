@@ -1,7 +1,7 @@
 #!/bin/sh
-# run.sh -- co-simulate pncel/ocp_mx_alu's mxint8_dot_product against libmxgold.
-#   run.sh [--src PATH] [--build DIR] [--keep] [harness options: --model ocp|rtl --rounding R
-#          --random N --seed S --errors N --quiet]
+# run.sh -- co-simulate pncel/ocp_mx_alu's mxint8_dot_product and mxint8_broadcast against libmxgold.
+#   run.sh [--src PATH] [--build DIR] [--keep] [harness options: --unit dot|broadcast|all
+#          --model ocp|rtl --rounding R --random N --seed S --errors N --quiet]
 # The upstream checkout comes from --src or MXG_RTL_OCP_MX_ALU; the mxgold build tree from --build,
 # MXG_BUILD or ./build of this repository.  Exit: 0 every case matched or is a documented
 # deviation, 1 a mismatch, 2 bad usage or not the expected design, 77 no checkout or no Verilator.
@@ -15,7 +15,7 @@ keep=0
 tested=8d0740b5d467869429faf15de4fdd737b3994b1c
 
 usage() {
-  echo "usage: run.sh [--src PATH] [--build DIR] [--keep] [--model ocp|rtl] [--rounding R] [--random N] [--seed S] [--errors N] [--quiet]"
+  echo "usage: run.sh [--src PATH] [--build DIR] [--keep] [--unit dot|broadcast|all] [--model ocp|rtl] [--rounding R] [--random N] [--seed S] [--errors N] [--quiet]"
   echo "  PATH: a checkout of https://github.com/pncel/ocp_mx_alu (or set MXG_RTL_OCP_MX_ALU)"
   echo "  DIR:  the mxgold build tree with lib/libmxgold.a (default \$MXG_BUILD, then $repo/build)"
 }
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --help|-h) usage; exit 0 ;;
     --quiet) break ;;
-    --model|--rounding|--random|--seed|--errors) break ;;
+    --unit|--model|--rounding|--random|--seed|--errors) break ;;
     *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
 done
@@ -41,16 +41,18 @@ if [ ! -d "$src" ]; then
   exit 77
 fi
 v=$src/src/v
-for f in mxint8_dot_product.v scalar_includes.v mxint8_includes.v mx_general_includes.v; do
+for f in mxint8_dot_product.v mxint8_broadcast.v scalar_includes.v mxint8_includes.v mx_general_includes.v; do
   if [ ! -f "$v/$f" ]; then
     echo "run.sh: $src: not pncel/ocp_mx_alu (no src/v/$f)" >&2
     exit 2
   fi
 done
-if ! grep -q '^module mxint8_dot_product' "$v/mxint8_dot_product.v"; then
-  echo "run.sh: $v/mxint8_dot_product.v: no 'module mxint8_dot_product'" >&2
-  exit 2
-fi
+for m in mxint8_dot_product mxint8_broadcast; do
+  if ! grep -q "^module $m" "$v/$m.v"; then
+    echo "run.sh: $v/$m.v: no 'module $m'" >&2
+    exit 2
+  fi
+done
 if ! command -v verilator >/dev/null 2>&1; then
   echo "run.sh: verilator not found: skipped"
   exit 77
@@ -74,12 +76,12 @@ if ! "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$repo/golden/include" -I"$build
 fi
 # The upstream Verilog is not lint-clean (widths, unused bits): lint warnings are not ours to fix.
 if ! verilator --cc --exe --build -j 1 -Wno-fatal -Wno-lint -Wno-style \
-     --top-module mxint8_dot_product -I"$v" "$v/mxint8_dot_product.v" \
+     --top-module ocp_wrap -I"$v" "$here/ocp_wrap.sv" "$v/mxint8_dot_product.v" "$v/mxint8_broadcast.v" \
      "$here/shim.cpp" "$tmp/harness.o" "$build/lib/libmxgold.a" \
      -CFLAGS "-I$here -O1" -LDFLAGS "-lmpfr -lgmp -lm" \
-     --Mdir "$tmp/obj" -o ocp_dot >"$tmp/verilate.log" 2>&1; then
+     --Mdir "$tmp/obj" -o ocp_alu >"$tmp/verilate.log" 2>&1; then
   cat "$tmp/verilate.log" >&2
-  echo "run.sh: verilating $v/mxint8_dot_product.v failed" >&2
+  echo "run.sh: verilating the upstream units failed" >&2
   exit 2
 fi
-"$tmp/obj/ocp_dot" --repro "$here/repro/deviations.txt" "$@"
+"$tmp/obj/ocp_alu" --repro "$here/repro/dot.txt" --repro-bc "$here/repro/broadcast.txt" "$@"

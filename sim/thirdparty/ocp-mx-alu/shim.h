@@ -1,4 +1,4 @@
-/* shim.h -- the C harness's view of the Verilated pncel/ocp_mx_alu mxint8_dot_product.
+/* shim.h -- the C harness's view of the Verilated pncel/ocp_mx_alu units (ocp_wrap.sv).
  * SPDX-License-Identifier: MIT */
 #ifndef OCP_SHIM_H
 #define OCP_SHIM_H
@@ -20,4 +20,6 @@ void ocp_free (ocp_dut *d);
 /* Drive one block pair and evaluate the combinational logic. */
 void ocp_dot (ocp_dut *d, uint8_t scale_a, uint8_t scale_b, const uint8_t a[OCP_K],
               const uint8_t b[OCP_K], ocp_out *o);
+/* mxint8_broadcast: one FP32 input to a scale and OCP_K element codes. */
+void ocp_broadcast (ocp_dut *d, uint32_t x, uint8_t *scale, uint8_t codes[OCP_K]);
 #endif
