@@ -21,8 +21,9 @@
  *   --model rtl   the reference is scale-bump once below exponent field 254, OCP at 254.
  *   --repro-bc FILE  as --repro, for broadcast lines.
  * Every output port is compared: o_float32 bit for bit, o_overflow, o_underflow, o_is_NaN and
- * o_is_unused; o_scale and all 32 o_mxint8_elements.  Ends with 'N passed, M failed, D documented deviations'; exit 0 when M is 0,
- * 1 otherwise, 2 on bad usage or a malformed reproducer file.
+ * o_is_unused; o_scale and all 32 o_mxint8_elements.  Ends with one line per unit and a total,
+ * 'N passed, M failed, D documented deviations'; exit 0 when M is 0, 1 otherwise, 2 on bad usage
+ * or a malformed reproducer file.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -592,7 +593,7 @@ replay (const char *path)
           c = i;
       if (n != 7 || parse_hex (tok[0], &sa, 1) || parse_hex (tok[1], &sb, 1)
           || parse_hex (tok[2], p.a, K) || parse_hex (tok[3], p.b, K) || parse_hex (tok[4], dut, 4)
-          || parse_hex (tok[5], gold, 4) || c <= CLS_NONE)
+          || parse_hex (tok[5], gold, 4) || c < CLS_SCALE6 || c > CLS_NAN)
         {
           fprintf (stderr, "%s:%ld: expected 'X_A X_B A B DUT MXGOLD CLASS': 2, 2, 64, 64, 8 and "
                    "8 hex digits and one of scale6, deepsub, nan\n", path, ln);
