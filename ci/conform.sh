@@ -43,8 +43,8 @@ else
 fi
 [ "$rc" = 2 ] && exit 2
 (cd build && "conform-light/bin/python" -m mxgold.conform --merge "${parts[@]}" \
-   --json conformance/conformance.json --html conformance/index.html \
-   --markdown conformance/conformance.md) > /dev/null || { r=$?; [ $r = 2 ] && exit 2; }
+   --rtl ../sim/thirdparty/RESULTS.md --json conformance/conformance.json \
+   --html conformance/index.html --markdown conformance/conformance.md) > /dev/null || { r=$?; [ $r = 2 ] && exit 2; }
 if [ $full = 1 ] && [ $# = 0 ] && [ -s "$out/conformance.md" ]; then
   cp "$out/conformance.md" docs/conformance.md
   echo "docs/conformance.md updated"

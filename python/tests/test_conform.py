@@ -272,6 +272,22 @@ def test_merge_joins_runs_and_rejects_mixed_inputs(tmp_path):
     bad.write_text("{")
     r = _cli("--merge", str(bad))
     assert r.returncode == 2 and "not JSON" in r.stderr
+    # the committed RTL record joins the page verbatim; anything but rows and notes is refused
+    rtl = tmp_path / "RESULTS.md"
+    rtl.write_text("<!-- a\n comment -->\n| design | result |\n|---|---|\n| x (y) | 0 failed |\n"
+                   "- a note\n")
+    r = _cli("--merge", a, "--rtl", str(rtl), "--markdown", str(out))
+    assert r.returncode == 0, r.stderr
+    md = out.read_text()
+    assert "## Third-party RTL" in md and "| x (y) | 0 failed |\n- a note\n" in md
+    assert "comment" not in md
+    for text, msg in (("| a | b |\nstray text\n", "RESULTS.md:2: expected a table row"),
+                      ("- only a note\n", "no table"), (b"\xff\xfe", "not UTF-8")):
+        (rtl.write_bytes if isinstance(text, bytes) else rtl.write_text)(text)
+        r = _cli("--merge", a, "--rtl", str(rtl))
+        assert r.returncode == 2 and msg in r.stderr, r.stderr
+    r = _cli("--merge", a, "--rtl", str(tmp_path / "absent.md"))
+    assert r.returncode == 2 and "absent.md" in r.stderr
 
 
 def test_library_models_of_inc_and_quark_onnx():

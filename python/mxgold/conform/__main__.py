@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--merge", metavar="JSON", nargs="+",
                    help="run nothing: join the --json results of earlier runs (same seed and "
                    "counts; e.g. the light and the torch venvs) and write the outputs")
+    p.add_argument("--rtl", metavar="FILE",
+                   help="add the third-party RTL co-simulation results in FILE (a Markdown "
+                   "table, sim/thirdparty/RESULTS.md) to the outputs")
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write the matrix as Markdown")
     p.add_argument("--html", metavar="PATH", help="write the matrix as one HTML page with plots")
@@ -122,11 +125,17 @@ def main(argv=None) -> int:
         if not args.quiet:
             print(s, file=sys.stderr, flush=True)
 
+    try:
+        rtl = _read_rtl(args.rtl) if args.rtl else None
+    except ValueError as e:
+        p.error(str(e))
     if args.merge:
         try:
             result = _report.merge([_read_json(j) for j in args.merge])
         except ValueError as e:
             p.error(str(e))
+        if rtl is not None:
+            result["rtl"] = rtl
         return _outputs(args, result, result["implementations"])
     t0 = time.monotonic()
     recs = []
@@ -138,7 +147,35 @@ def main(argv=None) -> int:
                                         progress=progress))
     result = _report.result(recs, seed=args.seed, n_random=args.random, n_probe=args.probe,
                             sabotage=sab, seconds=time.monotonic() - t0)
+    if rtl is not None:
+        result["rtl"] = rtl
     return _outputs(args, result, recs)
+
+
+def _read_rtl(path: str) -> list[str]:
+    """The committed RTL results: Markdown table rows ('|...|') and notes ('- ...'), nothing
+    else, so that a stray edit cannot break the generated page."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ValueError(f"--rtl {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"--rtl {path}: not UTF-8 text") from None
+    out, comment = [], False
+    for i, line in enumerate(lines, 1):
+        if comment or line.startswith("<!--"):
+            comment = "-->" not in line
+            continue
+        if not line.strip():
+            continue
+        if not (line.startswith("- ") or (line.startswith("|") and line.rstrip().endswith("|"))):
+            raise ValueError(f"--rtl {path}:{i}: expected a table row '| ... |' or a note "
+                             f"'- ...'")
+        out.append(line.rstrip())
+    if not any(line.startswith("|") for line in out):
+        raise ValueError(f"--rtl {path}: no table")
+    return out
 
 
 def _read_json(path: str) -> dict:

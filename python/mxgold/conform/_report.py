@@ -177,6 +177,13 @@ def markdown(res: dict) -> str:
                 out.append(f"- {r['name']} · {m['name']}: {t['exceptions']} documented "
                            f"exceptions ({t['exception_first']['why']}); first: "
                            f"{_first(t['exception_first'])}")
+    if res.get("rtl"):
+        out += ["", "## Third-party RTL (co-simulation, `sim/thirdparty/`)", "",
+                "Run by each adapter's `run.sh` against the upstream commit named (the "
+                "third-party source is not committed; `docs/rtl.md` says how to run them). "
+                "These rows are the committed record of those runs (`sim/thirdparty/RESULTS.md`), "
+                "not re-run by the conformance runner.", ""]
+        out += res["rtl"]
     out += ["", "## Where each implementation departs from OCP MX v1.0 strict", ""]
     for r in res["implementations"]:
         for m in r.get("modes", []):
