@@ -44,7 +44,8 @@ rm -rf build/pyvenv
 build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
 # real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
 build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1
-(cd build && MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
+# test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run)
+(cd build && MXGOLD_TEST_SCALE="${MXGOLD_TEST_SCALE:-4}" MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
    ../python/tests)
 
 leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty)"
