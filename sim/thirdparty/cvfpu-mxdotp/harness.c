@@ -57,18 +57,20 @@ enum {
   DEV_FP6_PACK,   /* D5: FP6 lane packing of the 32-element build (repro only) */
   DEV_ZERO_SOP,   /* D6: SoP exactly zero: C_in returned verbatim, so -0 + (+0) = -0 */
   DEV_ACC_UF,     /* D7: C_in returned (correctly) but underflow not raised */
+  DEV_UF_AFTER,   /* D8: tininess after rounding (a result that rounds up to the min normal) */
   DEV_VLT_NANSCALE, /* V1: Verilator 5.006 only: E8M0 0xFF not seen as NaN (signed select) */
   DEV_MAXEXP,     /* D9: FP6/FP4 codes with an all-ones exponent classified as Inf/NaN/unnormal */
   DEV_COUNT
 };
 static const char *const DEV_NAMES[] = { "none", "acc-passthrough", "exact-zero-plus",
                                          "int8-no-2^-6", "nan-no-invalid", "fp6-packing",
-                                         "zero-sop-cin", "acc-no-underflow",
+                                         "zero-sop-cin", "acc-no-underflow", "uf-after-round",
                                          "vlt-nan-scale", "narrow-maxexp" };
 
 static unsigned long n_pass, n_fail, n_dev, dev_count[DEV_COUNT];
 static unsigned max_print = 10;
 static unsigned emit_repro; /* print the first few cases of each deviation as repro lines */
+static int avoid_maxexp;    /* random FP6/FP4 codes without an all-ones exponent (D9-free) */
 
 static uint64_t rng_state = 1;
 static uint64_t
@@ -266,6 +268,34 @@ narrow_model (const opcase *c, uint32_t *res)
   return 0;
 }
 
+/* the unit's flags agree with mxgold's, or differ only as in D8 (result at the min normal) */
+static int
+flags_match_d8 (const opcase *c, uint32_t res, unsigned gfl, unsigned dfl)
+{
+  uint32_t mn = c->dst == F_FP16ALT ? 0x0080u : 0x00800000u, mag = res & (c->dst == F_FP16ALT ? 0x7FFFu : 0x7FFFFFFFu);
+  return gfl == dfl || (mag == mn && (gfl & MX_FLAG_UNDERFLOW) && dfl == (gfl & ~MX_FLAG_UNDERFLOW));
+}
+
+/* D1's shape: the unit returned C_in (acc, as the result port shows it) where r is one unit in
+ * the last place away, or C_in is a zero and r the other zero or the smallest subnormal */
+static int
+acc_adjacent (const opcase *c, uint32_t acc, uint32_t r)
+{
+  uint32_t mask = c->dst == F_FP16ALT ? 0xFFFFu : 0xFFFFFFFFu, sign = c->dst == F_FP16ALT ? 0x8000u : 0x80000000u;
+  uint32_t a = acc & mask & ~sign, g = r & mask & ~sign;
+  if ((r & sign) == (acc & sign) && (g == a + 1 || g + 1 == a)) return 1;
+  return a == 0 && (g == 0 || g == 1);
+}
+
+/* D9 explains the unit's answer (compound with the zero-sign deviations D2/D6 and with D1) */
+static int
+narrow_ok (const opcase *c, uint32_t dres, uint32_t acc)
+{
+  uint32_t r, zmask = c->dst == F_FP16ALT ? 0x7FFFu : 0x7FFFFFFFu;
+  if (narrow_model (c, &r) != 0) return 0;
+  return r == dres || (!(r & zmask) && !(dres & zmask)) || (dres == acc && acc_adjacent (c, acc, r));
+}
+
 /* --- deviation predicates ----------------------------------------------------------------- */
 static int
 is_nan_bits (uint32_t v, unsigned dst)
@@ -302,11 +332,15 @@ classify (const opcase *c, uint32_t dres, unsigned dfl, uint32_t gres, unsigned 
     /* D7: the accumulator path (C_in returned, right here) never raises underflow */
     if (dres == acc && (gfl & MX_FLAG_UNDERFLOW) && dfl == (gfl & ~MX_FLAG_UNDERFLOW))
       return DEV_ACC_UF;
+    /* D8: tininess after rounding -- a result that rounds up to the smallest normal */
+    if ((dres & mask & ~sign) == (c->dst == F_FP16ALT ? 0x0080u : 0x00800000u)
+        && (gfl & MX_FLAG_UNDERFLOW) && dfl == (gfl & ~MX_FLAG_UNDERFLOW))
+      return DEV_UF_AFTER;
     {
       uint32_t r;
       unsigned fl;
-      if (narrow_model (c, &r) == 0 && r == dres) return DEV_MAXEXP;
-      if (c->f->is_int && golden (c, 12, &r, &fl) == 0 && r == dres && fl == dfl)
+      if (narrow_ok (c, dres, acc)) return DEV_MAXEXP;
+      if (c->f->is_int && golden (c, 12, &r, &fl) == 0 && r == dres && flags_match_d8 (c, r, fl, dfl))
         return DEV_INT8_SCALE;
     }
     return DEV_NONE - 1; /* flags only: not documented */
@@ -330,7 +364,8 @@ classify (const opcase *c, uint32_t dres, unsigned dfl, uint32_t gres, unsigned 
   if (c->f->is_int) {
     uint32_t r6;
     unsigned f6;
-    if (golden (c, 12, &r6, &f6) == 0 && r6 == dres && f6 == dfl) return DEV_INT8_SCALE;
+    if (golden (c, 12, &r6, &f6) == 0 && r6 == dres && flags_match_d8 (c, r6, f6, dfl))
+      return DEV_INT8_SCALE;
   }
   /* D2: an exact zero from the regular path is +0: IEEE 754 6.3 (and mxgold) give -0 under RDN
    * for cancelling terms, and in every mode when all terms are -0 */
@@ -342,20 +377,12 @@ classify (const opcase *c, uint32_t dres, unsigned dfl, uint32_t gres, unsigned 
       && !(gfl & MX_FLAG_INEXACT))
     return DEV_ZERO_SOP;
   /* D9: FP6/FP4 all-ones exponents (result compared; the flags follow the special path) */
-  {
-    uint32_t r;
-    /* a zero of either sign: the zero-sign deviations D2/D6 apply on top */
-    if (narrow_model (c, &r) == 0
-        && (r == dres || ((r & mask & ~sign) == 0 && (dres & mask & ~sign) == 0)))
-      return DEV_MAXEXP;
-  }
+  if (narrow_ok (c, dres, acc)) return DEV_MAXEXP;
   /* D1: result_is_accumulator -- C_in returned unrounded, the nonzero SoP ignored: mxgold is one
    * unit in the last place away (directed modes), or the oppositely signed zero */
-  if (dres == acc && any_nonzero_product (c) && !is_nan_bits (acc & mask, c->dst)) {
-    uint32_t a = acc & mask & ~sign, g = gres & mask & ~sign;
-    if ((gres & sign) == (acc & sign) && (g == a + 1 || g + 1 == a)) return DEV_ACC_PASS;
-    if (a == 0 && (g == 0 || g == 1)) return DEV_ACC_PASS; /* C_in = +-0: -0, +-min subnormal */
-  }
+  if (dres == acc && any_nonzero_product (c) && !is_nan_bits (acc & mask, c->dst)
+      && acc_adjacent (c, acc, gres))
+    return DEV_ACC_PASS;
   return DEV_NONE - 1;
 }
 
@@ -430,6 +457,8 @@ rand_code (const fmtinfo *f, int allow_special)
   const mx_format *ef = mx_format_get (f->id);
   for (;;) {
     unsigned v = rndu (1u << ef->bits);
+    if (avoid_maxexp && !f->is_int && ef->ebits <= 3 && ((v >> ef->mbits) & ((1u << ef->ebits) - 1)) == (1u << ef->ebits) - 1)
+      continue;
     if (allow_special || f->is_int) return v;
     if (f->id == MX_E4M3 && (v & 0x7F) == 0x7F) continue;
     if (f->id == MX_E5M2 && (v & 0x7C) == 0x7C) continue;
@@ -774,6 +803,7 @@ usage (FILE *o)
     "  --random N       random operations per format/rounding/destination (default 1000)\n"
     "  --seed S         PRNG seed (default 1)\n"
     "  --no-directed    skip the directed cases\n"
+    "  --no-maxexp      random FP6/FP4 codes avoid the all-ones exponent (checks the rest, see D9)\n"
     "  --repro FILE     replay a reproducer file (repeatable); its cases must show their deviation\n"
     "  --fp6-natural A  print mx_dot of the FP6 natural packing for a repro-format line (tooling)\n"
     "  --pipe P         pipeline registers in the built model (default 0; must match the build)\n"
@@ -843,6 +873,7 @@ main (int argc, char **argv)
     int has = i + 1 < argc;
     if (!strcmp (o, "--help")) { usage (stdout); return 0; }
     else if (!strcmp (o, "--no-directed")) do_directed = 0;
+    else if (!strcmp (o, "--no-maxexp")) avoid_maxexp = 1;
     else if (!has) { fprintf (stderr, "%s: unknown option or missing value\n", o); usage (stderr); return 2; }
     else if (!strcmp (o, "--formats")) { formats = argv[++i]; if (check_list (o, formats, fnames, 6)) return 2; }
     else if (!strcmp (o, "--roundings")) { roundings = argv[++i]; if (check_list (o, roundings, rnames, 6)) return 2; }
