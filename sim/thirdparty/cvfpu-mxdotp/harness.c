@@ -756,8 +756,8 @@ run_repro (cvfpu_dut *d, const char *path)
     }
     char where[300];
     snprintf (where, sizeof where, "%s:%u", path, ln);
-    uint32_t gres, dres;
-    unsigned gfl, st;
+    uint32_t gres = 0, dres = 0;
+    unsigned gfl = 0, st = 0;
     int grc = di == DEV_FP6_PACK ? golden_fp6_natural (&c, &gres) : golden (&c, 0, &gres, &gfl);
     if (grc != 0 || gres != gexp) {
       printf ("MISMATCH %s: golden now gives 0x%08" PRIx32 ", the file says 0x%08" PRIx32 "\n", where, gres, gexp);
@@ -805,7 +805,6 @@ usage (FILE *o)
     "  --no-directed    skip the directed cases\n"
     "  --no-maxexp      random FP6/FP4 codes avoid the all-ones exponent (checks the rest, see D9)\n"
     "  --repro FILE     replay a reproducer file (repeatable); its cases must show their deviation\n"
-    "  --fp6-natural A  print mx_dot of the FP6 natural packing for a repro-format line (tooling)\n"
     "  --pipe P         pipeline registers in the built model (default 0; must match the build)\n"
     "  --max-print K    print at most K mismatches (default 10)\n"
     "  --emit-repro K   print the first K cases of each documented deviation as repro lines\n"
@@ -880,7 +879,10 @@ main (int argc, char **argv)
     else if (!strcmp (o, "--dst")) { dsts = argv[++i]; if (check_list (o, dsts, dnames, 2)) return 2; }
     else if (!strcmp (o, "--random")) { if (parse_ulong (o, argv[++i], &nrand)) return 2; }
     else if (!strcmp (o, "--seed")) { if (parse_ulong (o, argv[++i], &seed)) return 2; }
-    else if (!strcmp (o, "--pipe")) { if (parse_ulong (o, argv[++i], &pipe) || pipe > 8) return 2; }
+    else if (!strcmp (o, "--pipe")) {
+      if (parse_ulong (o, argv[++i], &pipe)) return 2;
+      if (pipe > 8) { fprintf (stderr, "--pipe: expected 0..8, got %lu\n", pipe); return 2; }
+    }
     else if (!strcmp (o, "--max-print")) { if (parse_ulong (o, argv[++i], &mp)) return 2; }
     else if (!strcmp (o, "--emit-repro")) {
       unsigned long e;
@@ -890,22 +892,6 @@ main (int argc, char **argv)
     else if (!strcmp (o, "--repro")) {
       if (nrepro == 16) { fprintf (stderr, "--repro: at most 16 files\n"); return 2; }
       repro[nrepro++] = argv[++i];
-    } else if (!strcmp (o, "--fp6-natural")) {
-      /* tooling for writing D5 reproducers: FMT RND XA XB ACC A B AREM BREM in one argument */
-      opcase c;
-      char fmt[16], rnd[16], a[80], b[80];
-      unsigned xa, xb, ar, br;
-      uint32_t acc, r;
-      if (sscanf (argv[++i], "%15s %15s %x %x %" SCNx32 " %79s %79s %x %x", fmt, rnd, &xa, &xb, &acc, a, b, &ar, &br) != 9) return 2;
-      c.f = !strcmp (fmt, "e2m3") ? &FMTS[5] : &FMTS[4];
-      c.r = &RNDS[0];
-      for (size_t j = 0; j < NRNDS; j++) if (!strcmp (rnd, RNDS[j].name)) c.r = &RNDS[j];
-      c.dst = F_FP32;
-      base_case (&c);
-      c.op.xa = xa; c.op.xb = xb; c.op.acc = acc; c.op.a_rem = ar; c.op.b_rem = br;
-      if (parse_lane (c.op.a, a) || parse_lane (c.op.b, b) || golden_fp6_natural (&c, &r)) return 2;
-      printf ("%08" PRIx32 "\n", r);
-      return 0;
     } else { fprintf (stderr, "%s: unknown option\n", o); usage (stderr); return 2; }
   }
   max_print = (unsigned) mp;
