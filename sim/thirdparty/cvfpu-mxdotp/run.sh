@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh -- co-simulate pulp-platform/cvfpu's MXDOTP unit (fpnew_mxdotp_multi) against libmxgold.
 # The upstream sources are never part of mxgold: point MXG_RTL_CVFPU (or --src) at a checkout
-# (see README.md for the commit and assemble.sh).  Exit 77 when it is absent, 2 when it is not
+# (see README.md for the commits and files.sha256).  Exit 77 when it is absent, 2 when it is not
 # the expected design or on bad usage, 1 when a non-documented mismatch was found, 0 otherwise.
 # SPDX-License-Identifier: MIT
 set -u
@@ -16,7 +16,7 @@ usage() {
   cat <<EOF
 usage: run.sh [--src DIR] [--build DIR] [--keep DIR] [--pipe P] [-- harness options]
   --src DIR    the cvfpu checkout (default \$MXG_RTL_CVFPU); it must hold src/fpnew_pkg.sv,
-               src/mxdotp/*, src/common_cells/{src,include} (a recursive clone, or assemble.sh)
+               src/mxdotp/*, src/common_cells/{src,include} (see README.md)
   --build DIR  mxgold's CMake build tree with lib/libmxgold.a (default \$MXG_BUILD or ./build)
   --keep DIR   build the model in DIR and reuse it when nothing changed (default: a temporary dir)
   --pipe P     pipeline registers, PipeConfig INSIDE (default 0: combinational, one eval per op)
