@@ -51,8 +51,8 @@ static long passed[NF], failed[NF], deviated[NF][4], shown;
 /* The documented deviations (README.md).  Index 0 is unused. */
 static const char *const dev_name[4] = {
   "",
-  "e4m3-nan-code: a top element of 1.111x2^8 or more is written S.1111.111 (NaN) where OCP "
-  "saturates to S.1111.110",
+  "e4m3-nan-code: an element that rounds to 1.111x2^8 (480) or more is written S.1111.111 "
+  "(NaN) where OCP saturates to S.1111.110",
   "e5m2-emax16: E5M2 quantized as a format without Inf/NaN (emax 16, max 114688): scale one "
   "below OCP's, exponent field 31 used for numbers",
   "fp8-specials-as-numbers: an input code that is NaN or Inf in OCP is read as a finite number"
@@ -535,7 +535,7 @@ static int run_repro (const char *file)
       return 2;
     }
     int ok;
-    char detail[512];
+    char detail[512], now[1024] = "";
     if (dot) {
       uint32_t out[NF][4], w[4] = { (uint32_t) d[1], (uint32_t) (d[1] >> 32), (uint32_t) d[0],
                                     (uint32_t) (d[0] >> 32) };
@@ -547,6 +547,8 @@ static int run_repro (const char *file)
       mpfr_init2 (s, 256);
       golden_dot (s, &g32, f, OCP, bl.a, bl.b);
       mpfr_clear (s);
+      snprintf (now, sizeof now, "  now: golden FP32 %08lX, unit %08X%08X%08X%08X\n",
+                (unsigned long) g32, out[f][3], out[f][2], out[f][1], out[f][0]);
       ok = g32 == g[0] && !memcmp (out[f], w, sizeof w)
            && dot_differs (f, OCP, &bl, w, detail, sizeof detail)
            && !dot_differs (f, NOSPEC, &bl, w, detail, sizeof detail);
@@ -564,6 +566,8 @@ static int run_repro (const char *file)
       for (int i = 0; i < K; i++)
         want_g.codes[i] = (uint8_t) g[i + 1], want_d.codes[i] = (uint8_t) d[i + 1];
       quantize (&gold, f, OCP, bl.x);
+      print_codes (now, sizeof now / 2, "golden", &gold);
+      print_codes (now + strlen (now), sizeof now / 2, "unit", &dut);
       ok = qsame (&gold, &want_g) && qsame (&dut, &want_d) && !qsame (&dut, &gold)
            && conv_deviation (f, &dut, &gold, bl.x) != 0;
     }
@@ -571,7 +575,8 @@ static int run_repro (const char *file)
       deviated[f][0]++;
     else {
       failed[f]++;
-      printf ("REPRO %s:%d no longer reproduces (golden or unit output changed)\n", file, ln);
+      printf ("REPRO %s:%d no longer reproduces: the answers changed, are equal, or the unit is not\n"
+              "the nospec model\n%s", file, ln, now);
     }
   }
   if (ferror (fp)) {
