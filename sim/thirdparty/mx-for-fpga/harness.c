@@ -1,7 +1,8 @@
 /* harness -- co-simulation of ebby-s/MX-for-FPGA's conv_bf16tomxfp (BF16 -> MX quantizer) and
  * dot_fp (exact block dot product) against libmxgold, every output bit compared.
  *
- *   harness --unit conv|dot [--format F|all] [--model ocp|nospec] [--random N] [--seed S]
+ *   harness --unit conv|dot|conv-spec|dot-spec [--format F|all] [--model ocp|nospec]
+ *           [--random N] [--seed S]
  *           [--directed] [--errors N] [--quiet] [--sabotage]
  *   harness --repro FILE       re-run the documented deviations of a reproducer file
  *
@@ -16,6 +17,10 @@
  *                   input-precise condition (README.md, "Deviations").
  *   --model nospec  E4M3 and E5M2 read without NaN or Inf: mx_format_custom(1, e, m, bias,
  *                   MX_SPECIAL_NONE), max 480 and 114688.  FP6 and FP4 have no specials anyway.
+ *   conv-spec, dot-spec: the upstream's FP8 variants with special values (E4M3, E5M2 only; --model
+ *                   ocp only).  conv-spec's deviations are explained by the element format with
+ *                   bias 0 (scale = OCP's minus the bias) and the policies of spec_policy();
+ *                   dot-spec's o_nan must be set exactly when mx_dot gives NaN or Inf.
  *   --sabotage      a deliberately wrong golden model (conv: ties away from zero, dot: lane 31
  *                   left out), so that run.sh can prove the comparison fails when it should.
  * Ends with 'N passed, M failed, D documented deviations'; exit 0 when M is 0, 1 otherwise,
@@ -45,17 +50,26 @@ static const mx_format *bf16, *fp32, *e8m0;
 static mx_policy pol, pol_ieee;
 static mx_dot_policy dpol;
 
-static int unit_dot, model = OCP, fmt_on[NF], quiet, max_errors = 5, sabotage;
-static long passed[NF], failed[NF], deviated[NF][4], shown;
+static int unit_dot, spec, model = OCP, fmt_on[NF], quiet, max_errors = 5, sabotage;
+static long passed[NF], failed[NF], deviated[NF][6], shown;
+
+/* The _spec units, variant v: conv v = 2 f + 1 - sat (f 0 e4m3, 1 e5m2), dot v = f. */
+static mx_format bias0[2];         /* E4M3 and E5M2 with bias 0, specials as OCP's */
+static mx_policy pol_spec[2];      /* [sat] the policies conv_bf16tomxfp_spec implements */
+static mx_policy pol_ocp_sat[2];   /* [sat] OCP, overflow sat (1) or ovf (0: OFP8 non-saturating) */
+static long sp_passed[4], sp_failed[4], sp_deviated[4][6];
 
 /* The documented deviations (README.md).  Index 0 is unused. */
-static const char *const dev_name[4] = {
+static const char *const dev_name[6] = {
   "",
   "e4m3-nan-code: an element that rounds to 1.111x2^8 (480) or more is written S.1111.111 "
   "(NaN) where OCP saturates to S.1111.110",
   "e5m2-emax16: E5M2 quantized as a format without Inf/NaN (emax 16, max 114688): scale one "
   "below OCP's, exponent field 31 used for numbers",
-  "fp8-specials-as-numbers: an input code that is NaN or Inf in OCP is read as a finite number"
+  "fp8-specials-as-numbers: an input code that is NaN or Inf in OCP is read as a finite number",
+  "spec-scale-bias: conv_bf16tomxfp_spec: scale = OCP's minus the element bias (elements as if "
+  "of bias 0), NaN and Inf left out of the scale and encoded per element",
+  "spec-inf-as-nan: dot_fp_spec: an infinite dot sets o_nan (the unit has no Inf)"
 };
 
 /*------------------------------------------------------------------ random -*/
@@ -267,6 +281,25 @@ static void print_codes (char *s, size_t n, const char *tag, const qout *q)
     snprintf (s + o, n - o, "\n");
 }
 
+/* A conv mismatch decoded: inputs, both answers, the fields that differ. */
+static void conv_mismatch (char *line, size_t n, const block *bl, const qout *dut,
+                           const qout *gold)
+{
+  char a[400], b[400];
+  size_t o = (size_t) snprintf (line, n, "  input ");
+  for (int i = 0; i < K; i++)
+    o += (size_t) snprintf (line + o, n - o, " %04X", bl->x[i]);
+  print_codes (a, sizeof a, "DUT", dut);
+  print_codes (b, sizeof b, "golden", gold);
+  o += (size_t) snprintf (line + o, n - o, "\n%s%s  differ:", a, b);
+  if (dut->scale != gold->scale)
+    o += (size_t) snprintf (line + o, n - o, " scale");
+  for (int i = 0; i < K && gold->scale != 0xFF; i++)
+    if (dut->codes[i] != gold->codes[i])
+      o += (size_t) snprintf (line + o, n - o, " lane%d", i);
+  snprintf (line + o, n - o, "\n");
+}
+
 static void check_conv (int f, const block *bl, const qout *dut)
 {
   qout gold;
@@ -276,19 +309,8 @@ static void check_conv (int f, const block *bl, const qout *dut)
     return;
   }
   int dev = model == OCP ? conv_deviation (f, dut, &gold, bl->x) : 0;
-  char line[2048], a[400], b[400];
-  size_t o = (size_t) snprintf (line, sizeof line, "  input ");
-  for (int i = 0; i < K; i++)
-    o += (size_t) snprintf (line + o, sizeof line - o, " %04X", bl->x[i]);
-  print_codes (a, sizeof a, "DUT", dut);
-  print_codes (b, sizeof b, "golden", &gold);
-  o += (size_t) snprintf (line + o, sizeof line - o, "\n%s%s  differ:", a, b);
-  if (dut->scale != gold.scale)
-    o += (size_t) snprintf (line + o, sizeof line - o, " scale");
-  for (int i = 0; i < K && gold.scale != 0xFF; i++)
-    if (dut->codes[i] != gold.codes[i])
-      o += (size_t) snprintf (line + o, sizeof line - o, " lane%d", i);
-  snprintf (line + o, sizeof line - o, "\n");
+  char line[2048];
+  conv_mismatch (line, sizeof line, bl, dut, &gold);
   report (f, dev, bl->what, line);
 }
 
@@ -409,6 +431,85 @@ static void check_dot (int f, const block *bl, const uint32_t w[4])
   report (f, dev, bl->what, line);
 }
 
+/*------------------------------------------------------------- _spec units -*/
+/* conv_bf16tomxfp_spec, variant v, under OCP (ocp 1) or the model that explains it (ocp 0). */
+static void spec_quantize (qout *q, int v, int ocp, const uint16_t x[K])
+{
+  int f = v / 2, sat = 1 - v % 2;
+  uint64_t in[K], scale, codes[K];
+  for (int i = 0; i < K; i++)
+    in[i] = x[i];
+  if (mx_quantize (&scale, codes, NULL, NULL, ocp ? elem[OCP][f] : &bias0[f], e8m0, bf16, in, K,
+                   NULL, ocp ? &pol_ocp_sat[sat] : &pol_spec[sat], sabotage ? MX_RNA : MX_RNE)) {
+    fprintf (stderr, "harness: mx_quantize failed\n");
+    exit (2);
+  }
+  q->scale = (uint8_t) scale;
+  for (int i = 0; i < K; i++)
+    q->codes[i] = (uint8_t) codes[i];
+}
+
+static void spec_report (int v, int dev, const char *name, const char *what, const char *line)
+{
+  if (dev) {
+    sp_deviated[v][dev]++;
+    return;
+  }
+  sp_failed[v]++;
+  if (shown++ < max_errors)
+    printf ("MISMATCH %s (%s)\n%s", name, what, line);
+}
+
+static void check_conv_spec (int v, const block *bl, const qout *dut)
+{
+  qout gold, ex;
+  char line[2048], name[32];
+  spec_quantize (&gold, v, 1, bl->x);
+  if (qsame (dut, &gold)) {
+    sp_passed[v]++;
+    return;
+  }
+  spec_quantize (&ex, v, 0, bl->x);
+  snprintf (name, sizeof name, "%s sat=%d", elem[OCP][v / 2]->name, 1 - v % 2);
+  conv_mismatch (line, sizeof line, bl, dut, &gold);
+  spec_report (v, qsame (dut, &ex) ? 4 : 0, name, bl->what, line);
+}
+
+/* dot_fp_spec: o_nan exactly when mx_dot is NaN or Inf, else every bit of the sum. */
+static void check_dot_spec (int f, const block *bl, const uint32_t w[4], int nan)
+{
+  mpfr_t d, s;
+  uint64_t g32;
+  const char *why = NULL;
+  char line[1400];
+  int dev = 0;
+  mpfr_inits2 (256, d, s, (mpfr_ptr) 0);
+  dut_value (d, f, w);
+  int special = golden_dot (s, &g32, f, OCP, bl->a, bl->b);
+  if (special && !nan)
+    why = "o_nan not set";
+  else if (special && (g32 & 0x7FFFFFFF) == 0x7F800000)
+    why = "o_nan set for an Inf", dev = 5;
+  else if (!special && nan)
+    why = "o_nan set";
+  else if (!special && mpfr_cmp (d, s))
+    why = "exact sum";
+  if (why) {
+    size_t o = (size_t) snprintf (line, sizeof line, "  A");
+    for (int i = 0; i < K; i++)
+      o += (size_t) snprintf (line + o, sizeof line - o, " %02X", bl->a[i]);
+    o += (size_t) snprintf (line + o, sizeof line - o, "\n  B");
+    for (int i = 0; i < K; i++)
+      o += (size_t) snprintf (line + o, sizeof line - o, " %02X", bl->b[i]);
+    mpfr_snprintf (line + o, sizeof line - o, "\n  DUT    o_nan %d, %.40Rg\n"
+                   "  golden FP32 %08lX, exact %.40Rg\n  differ: %s\n", nan, d,
+                   (unsigned long) g32, s, why);
+    spec_report (f, dev, elem[OCP][f]->name, bl->what, line);
+  } else
+    sp_passed[f]++;
+  mpfr_clears (d, s, (mpfr_ptr) 0);
+}
+
 /*------------------------------------------------------------------- runs -*/
 /* Streams the blocks through the DUT and checks each against every selected format.
  * conv: a new block every clock; the outputs after clock t belong to block t - 4. */
@@ -427,19 +528,31 @@ static void run (int directed, long nrandom)
     else if (t < total)
       unit_dot ? random_dot (bl) : random_conv (bl);
     if (unit_dot) {
-      uint32_t out[NF][4];
+      uint32_t out[NF][4], sout[2][4];
+      uint8_t nan[2];
       mxf_dot (bl->a, bl->b, out);
+      mxf_dot_spec (sout, nan);
       for (int f = 0; f < NF; f++)
-        if (fmt_on[f])
+        if (fmt_on[f] && spec)
+          check_dot_spec (f, bl, sout[f], nan[f]);
+        else if (fmt_on[f])
           check_dot (f, bl, out[f]);
       continue;
     }
-    uint8_t scale[NF], codes[NF][K];
+    uint8_t scale[NF], codes[NF][K], sscale[4], scodes[4][K];
     mxf_conv_clock (bl->x, scale, codes);
+    mxf_conv_spec (sscale, scodes);
     long done = t - (CONV_LATENCY - 1); /* the block now at the output */
     if (done < 0)
       continue;
-    for (int f = 0; f < NF; f++)
+    for (int v = 0; v < 4 && spec; v++)
+      if (fmt_on[v / 2]) {
+        qout q;
+        q.scale = sscale[v];
+        memcpy (q.codes, scodes[v], K);
+        check_conv_spec (v, &ring[done % CONV_LATENCY], &q);
+      }
+    for (int f = 0; f < NF && !spec; f++)
       if (fmt_on[f]) {
         qout q;
         q.scale = scale[f];
@@ -498,9 +611,10 @@ static int run_repro (const char *file)
     }
     if (!(tok = strtok_r (buf, " \t\n", &p)) || *tok == '#')
       continue;
-    int dot = !strcmp (tok, "dot");
-    if (!dot && strcmp (tok, "conv")) {
-      fprintf (stderr, "%s:%d: expected 'conv' or 'dot'\n", file, ln);
+    static const char *const kinds[] = { "conv", "dot", "conv-spec", "dot-spec" };
+    int kind = mx_name_lookup (kinds, 4, tok), dot = kind == 1 || kind == 3, sat = 0;
+    if (kind < 0) {
+      fprintf (stderr, "%s:%d: expected 'conv', 'dot', 'conv-spec' or 'dot-spec'\n", file, ln);
       fclose (fp);
       return 2;
     }
@@ -509,10 +623,20 @@ static int run_repro (const char *file)
     for (int i = 0; i < NF && fm; i++)
       if (fm->id == fmt_ids[i])
         f = i;
-    if (f < 0) {
-      fprintf (stderr, "%s:%d: expected a format: e4m3 e5m2 e2m3 e3m2 e2m1\n", file, ln);
+    if (f < 0 || (kind >= 2 && f >= 2)) {
+      fprintf (stderr, "%s:%d: expected a format: e4m3 e5m2%s\n", file, ln,
+               kind >= 2 ? "" : " e2m3 e3m2 e2m1");
       fclose (fp);
       return 2;
+    }
+    if (kind == 2) {
+      tok = strtok_r (NULL, " \t\n", &p);
+      if (!tok || (strcmp (tok, "sat=0") && strcmp (tok, "sat=1"))) {
+        fprintf (stderr, "%s:%d: expected sat=0 or sat=1\n", file, ln);
+        fclose (fp);
+        return 2;
+      }
+      sat = tok[4] == '1';
     }
     uint64_t in1[K], in2[K], g[K + 1], d[K + 1];
     block bl;
@@ -521,7 +645,9 @@ static int run_repro (const char *file)
     int bad = dot ? hex_fields (&p, in1, K, 8, file, ln, "codes of A") || expect_bar (&p, file, ln)
                     || hex_fields (&p, in2, K, 8, file, ln, "codes of B") || expect_bar (&p, file, ln)
                     || hex_fields (&p, g, 1, 32, file, ln, "FP32 golden") || expect_bar (&p, file, ln)
-                    || hex_fields (&p, d, 2, 64, file, ln, "64-bit words of the unit's sum (high, low)")
+                    || (kind == 3 ? hex_fields (&p, d, 1, 1, file, ln, "o_nan, 00 or 01,")
+                        : hex_fields (&p, d, 2, 64, file, ln,
+                                      "64-bit words of the unit's sum (high, low)"))
                   : hex_fields (&p, in1, K, 16, file, ln, "BF16 inputs") || expect_bar (&p, file, ln)
                     || hex_fields (&p, g, K + 1, 8, file, ln, "golden scale and codes")
                     || expect_bar (&p, file, ln)
@@ -536,7 +662,42 @@ static int run_repro (const char *file)
     }
     int ok;
     char detail[512], now[1024] = "";
-    if (dot) {
+    if (kind == 3) { /* dot-spec: the deviation is o_nan for an infinite dot */
+      uint32_t out[NF][4], sout[2][4];
+      uint8_t nan[2];
+      mpfr_t s;
+      uint64_t g32;
+      for (int i = 0; i < K; i++)
+        bl.a[i] = (uint8_t) in1[i], bl.b[i] = (uint8_t) in2[i];
+      mxf_dot (bl.a, bl.b, out);
+      mxf_dot_spec (sout, nan);
+      mpfr_init2 (s, 256);
+      golden_dot (s, &g32, f, OCP, bl.a, bl.b);
+      mpfr_clear (s);
+      snprintf (now, sizeof now, "  now: golden FP32 %08lX, unit o_nan %d\n", (unsigned long) g32,
+                nan[f]);
+      ok = g32 == g[0] && (g32 & 0x7FFFFFFF) == 0x7F800000 && nan[f] == d[0];
+    } else if (kind == 2) { /* conv-spec: the unit must be the bias-0 model and differ from OCP */
+      qout dut, gold, ex, want_g, want_d;
+      uint8_t scale[NF], codes[NF][K], sscale[4], scodes[4][K];
+      int v = 2 * f + 1 - sat;
+      for (int i = 0; i < K; i++)
+        bl.x[i] = (uint16_t) in1[i];
+      for (int c = 0; c < CONV_LATENCY; c++)
+        mxf_conv_clock (bl.x, scale, codes); /* hold the block until it reaches the output */
+      mxf_conv_spec (sscale, scodes);
+      dut.scale = sscale[v];
+      memcpy (dut.codes, scodes[v], K);
+      want_g.scale = (uint8_t) g[0], want_d.scale = (uint8_t) d[0];
+      for (int i = 0; i < K; i++)
+        want_g.codes[i] = (uint8_t) g[i + 1], want_d.codes[i] = (uint8_t) d[i + 1];
+      spec_quantize (&gold, v, 1, bl.x);
+      spec_quantize (&ex, v, 0, bl.x);
+      print_codes (now, sizeof now / 2, "golden", &gold);
+      print_codes (now + strlen (now), sizeof now / 2, "unit", &dut);
+      ok = qsame (&gold, &want_g) && qsame (&dut, &want_d) && !qsame (&dut, &gold)
+           && qsame (&dut, &ex);
+    } else if (dot) {
       uint32_t out[NF][4], w[4] = { (uint32_t) d[1], (uint32_t) (d[1] >> 32), (uint32_t) d[0],
                                     (uint32_t) (d[0] >> 32) };
       mpfr_t s;
@@ -596,12 +757,24 @@ static int run_repro (const char *file)
 static void usage (FILE *o)
 {
   fprintf (o,
-           "usage: harness --unit conv|dot [--format F|all] [--model ocp|nospec] [--random N]\n"
-           "               [--seed S] [--directed] [--errors N] [--quiet] [--sabotage]\n"
+           "usage: harness --unit conv|dot|conv-spec|dot-spec [--format F|all] [--model ocp|nospec]\n"
+           "               [--random N] [--seed S] [--directed] [--errors N] [--quiet] [--sabotage]\n"
            "       harness --repro FILE\n"
            "Co-simulates ebby-s/MX-for-FPGA conv_bf16tomxfp / dot_fp (k 32, freq_mhz 400) against\n"
-           "libmxgold.  Formats: e4m3 e5m2 e2m3 e3m2 e2m1.  --model nospec reads E4M3/E5M2 without\n"
+           "libmxgold, and the FP8 _spec variants (E4M3, E5M2; --model ocp).\n"
+           "Formats: e4m3 e5m2 e2m3 e3m2 e2m1.  --model nospec reads E4M3/E5M2 without\n"
            "NaN/Inf.  Ends with 'N passed, M failed, D documented deviations'; exit 0 when M is 0.\n");
+}
+
+static void set_policy (mx_policy *p, const char *field, const char *value)
+{
+  int f = mx_policy_field_parse (field);
+  long v;
+  if (f < 0 || mx_policy_value_parse (&v, (mx_policy_field) f, value)
+      || mx_policy_set (p, (mx_policy_field) f, v)) {
+    fprintf (stderr, "harness: libmxgold has no policy %s=%s\n", field, value);
+    exit (2);
+  }
 }
 
 static long number (const char *opt, const char *s, unsigned long long hi)
@@ -647,15 +820,31 @@ int main (int argc, char **argv)
     case 'h': usage (stdout); return 0;
     default: usage (stderr); return 2;
     }
-  if (optind < argc || (!repro && (!unit || (strcmp (unit, "conv") && strcmp (unit, "dot"))))) {
-    fprintf (stderr, "harness: expected --unit conv|dot or --repro FILE, and no operands\n");
+  static const char *const units[] = { "conv", "dot", "conv-spec", "dot-spec" };
+  int u = unit ? mx_name_lookup (units, 4, unit) : -1;
+  if (optind < argc || (!repro && u < 0)) {
+    fprintf (stderr, "harness: expected --unit conv|dot|conv-spec|dot-spec or --repro FILE, and "
+             "no operands\n");
     usage (stderr);
     return 2;
   }
-  unit_dot = unit && !strcmp (unit, "dot");
+  unit_dot = u == 1 || u == 3;
+  spec = u >= 2;
+  if (spec && model != OCP) {
+    fprintf (stderr, "harness: --unit %s takes --model ocp only\n", unit);
+    return 2;
+  }
   bf16 = mx_format_get (MX_BF16), fp32 = mx_format_get (MX_FP32), e8m0 = mx_format_get (MX_E8M0);
   pol = mx_policy_ocp ();
   pol_ieee = mx_policy_ieee ();
+  for (int sat = 0; sat < 2; sat++) {
+    pol_ocp_sat[sat] = pol_spec[sat] = pol;
+    set_policy (&pol_ocp_sat[sat], "overflow", sat ? "sat" : "ovf");
+    set_policy (&pol_spec[sat], "overflow", sat ? "sat" : "ovf");
+    set_policy (&pol_spec[sat], "nan-block", "ignore");
+    set_policy (&pol_spec[sat], "inf-block", sat ? "sat" : "pass");
+    set_policy (&pol_spec[sat], "nan-code", "ones");
+  }
   dpol = mx_dot_policy_default (); /* accum exact */
   for (int f = 0; f < NF; f++) {
     const mx_format *o = mx_format_get (fmt_ids[f]);
@@ -665,14 +854,18 @@ int main (int argc, char **argv)
       return 2;
     }
     elem[NOSPEC][f] = o->special == MX_SPECIAL_NONE ? o : &nospec[f];
-    fmt_on[f] = !strcmp (format, "all") || !strcmp (format, o->name);
+    fmt_on[f] = (!strcmp (format, "all") || !strcmp (format, o->name)) && (!spec || f < 2);
+    if (f < 2 && mx_format_custom (&bias0[f], 1, o->ebits, o->mbits, 0, o->special)) {
+      fprintf (stderr, "harness: mx_format_custom failed\n");
+      return 2;
+    }
   }
   int any = 0;
   for (int f = 0; f < NF; f++)
     any |= fmt_on[f];
   if (!any) {
-    fprintf (stderr, "harness: --format expects all, e4m3, e5m2, e2m3, e3m2 or e2m1, not '%s'\n",
-             format);
+    fprintf (stderr, "harness: --format expects all, e4m3, e5m2%s, not '%s'\n",
+             spec ? " (the _spec units)" : ", e2m3, e3m2 or e2m1", format);
     return 2;
   }
   if (mxf_open ())
@@ -687,7 +880,26 @@ int main (int argc, char **argv)
   double sec = (double) (clock () - t0) / CLOCKS_PER_SEC;
   mxf_close ();
   long np = 0, nf = 0, nd = 0;
-  for (int f = 0; f < NF; f++) {
+  for (int v = 0; v < (unit_dot ? 2 : 4) && spec; v++) {
+    int f = unit_dot ? v : v / 2;
+    if (!fmt_on[f])
+      continue;
+    long d = 0;
+    for (int k = 1; k < 6; k++)
+      d += sp_deviated[v][k];
+    np += sp_passed[v], nf += sp_failed[v], nd += d;
+    if (quiet)
+      continue;
+    printf ("%s %s", unit, elem[OCP][f]->name);
+    if (!unit_dot)
+      printf (" sat=%d", 1 - v % 2);
+    printf (" (ocp): %ld passed, %ld failed, %ld documented deviations\n", sp_passed[v],
+            sp_failed[v], d);
+    for (int k = 1; k < 6; k++)
+      if (sp_deviated[v][k])
+        printf ("  %ld x %s\n", sp_deviated[v][k], dev_name[k]);
+  }
+  for (int f = 0; f < NF && !spec; f++) {
     if (!fmt_on[f])
       continue;
     long d = deviated[f][1] + deviated[f][2] + deviated[f][3];

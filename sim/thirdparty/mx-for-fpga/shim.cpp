@@ -58,3 +58,23 @@ void mxf_dot (const uint8_t a[MXF_K], const uint8_t b[MXF_K], uint32_t out[MXF_N
     for (int w = 0; w < 4; w++)
       out[f][w] = top->dot_o[4 * f + w];
 }
+
+void mxf_conv_spec (uint8_t scale[4], uint8_t codes[4][MXF_K])
+{
+  for (int v = 0; v < 4; v++) {
+    scale[v] = (uint8_t) (top->spec_scale_o >> (8 * v));
+    for (int i = 0; i < MXF_K; i++) {
+      int bit = 256 * v + 8 * i;
+      codes[v][i] = (uint8_t) (top->spec_codes_o[bit / 32] >> (bit % 32));
+    }
+  }
+}
+
+void mxf_dot_spec (uint32_t out[2][4], uint8_t nan[2])
+{
+  for (int f = 0; f < 2; f++) {
+    for (int w = 0; w < 4; w++)
+      out[f][w] = top->spec_dot_o[4 * f + w];
+    nan[f] = (uint8_t) (top->spec_nan_o >> f & 1);
+  }
+}
