@@ -279,7 +279,7 @@ def test_merge_joins_runs_and_rejects_mixed_inputs(tmp_path):
     r = _cli("--merge", a, "--rtl", str(rtl), "--markdown", str(out))
     assert r.returncode == 0, r.stderr
     md = out.read_text()
-    assert "## Third-party RTL" in md and "| x (y) | 0 failed |\n- a note\n" in md
+    assert "## Third-party RTL" in md and "| x (y) | 0 failed |\n\n- a note\n" in md
     assert "comment" not in md
     for text, msg in (("| a | b |\nstray text\n", "RESULTS.md:2: expected a table row"),
                       ("- only a note\n", "no table"), (b"\xff\xfe", "not UTF-8")):

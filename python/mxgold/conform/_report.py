@@ -183,7 +183,10 @@ def markdown(res: dict) -> str:
                 "third-party source is not committed; `docs/rtl.md` says how to run them). "
                 "These rows are the committed record of those runs (`sim/thirdparty/RESULTS.md`), "
                 "not re-run by the conformance runner.", ""]
-        out += res["rtl"]
+        for prev, line in zip([""] + res["rtl"], res["rtl"]):
+            if prev.startswith("|") and not line.startswith("|"):
+                out.append("")  # a note after the table starts a list of its own
+            out.append(line)
     out += ["", "## Where each implementation departs from OCP MX v1.0 strict", ""]
     for r in res["implementations"]:
         for m in r.get("modes", []):
