@@ -7,7 +7,8 @@
 // does not, because the lane's integer path is only as wide as INT8's range needs).  The code and the 5 flag bits must agree.
 // SPDX-License-Identifier: MIT
 module mx_quant_lane_miter #(
-  parameter int FMT = 0
+  parameter int FMT = 0,
+  parameter int RNDS = 'h3FF         // the roundings proved, a mask of bits 1 << MX_RND_* (all 10)
 ) (
   input logic [31:0]         x_i,
   input logic signed [9:0]   scale_i,
@@ -57,6 +58,7 @@ module mx_quant_lane_miter #(
     assume (x_i[30:23] != 8'hFF);
     assume (scale_i >= -10'sd127 && scale_i <= 10'sd127);
     assume (rnd_i <= 4'(MX_RND_SR));
+    assume (RNDS[rnd_i]);
 `ifndef MITER_ANY_T
     assume (in_range);
 `endif

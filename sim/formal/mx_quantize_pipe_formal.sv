@@ -122,6 +122,9 @@ module mx_quantize_pipe_formal #(
         assert (p_d1 == block_of(t_1) && !p_bf1 && p_fmt1 == 3'(MX_FMT_INT8) && !p_ovf1);
         assert (p_rnd1 == MX_RND_W'(MX_RND_RNE) && p_rule1 == 3'(MX_SCALE_FLOOR) && p_rb1 == '0);
       end
+      // not vacuous (the cover task): a full pipeline stalls, and beats stream through
+      cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
+      cover (n_out == 6'd5);
     end
   end
 `endif
