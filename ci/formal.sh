@@ -139,6 +139,7 @@ for t in "${targets[@]}"; do
         fails=$((fails + 1))
       else
         sby "$s1/sim/formal" mx_quantize_pipe.sby prove fail
+        sby "$s1/sim/formal" mx_quantize_pipe.sby ports fail
         sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
       fi ;;
