@@ -4,7 +4,8 @@
 // zeros included), the shared exponent X in [-127, 127], every rounding (MX_RND_*, sr included),
 // sat/ovf, and the SR_BITS random bits, with the one contract the block logic guarantees:
 // |x| / 2^X < 2^(emax + 1) (define MITER_ANY_T to drop it: the FP formats then still agree, INT8
-// does not, because the lane's integer path is only as wide as INT8's range needs).  The code and the 5 flag bits must agree.
+// does not, because the lane's integer path is only as wide as INT8's range needs).
+// The code and the 5 flag bits must agree.
 // SPDX-License-Identifier: MIT
 module mx_quant_lane_miter #(
   parameter int FMT = 0,

@@ -11,7 +11,8 @@
 //      L + (2^R - r) (H - L) 2^-R (section 2's rule: truncate(|t| + r 2^-R ulp)).
 //   4. Overflow: the rounded magnitude (lo or lo + 1, or |t| at or above v(max + 1)) beyond max.
 // Exactness of the window: every v(c), (L + H) / 2 and the sr threshold are whole units, because
-// the finest quantum of the RTL's formats is 2^-16 (E5M2 subnormals) and R = 16 <= G - 18; the
+// the finest quantum of the RTL's formats is 2^-16 = 2^(G-16) units (E5M2 subnormals), and
+// R = 16 <= G - 16, so a step of the sr threshold is at least 4 units; the
 // largest v(max + 1) is 2^16 (E5M2), and |t| >= 2^18 is recorded as "big".
 // Format numbers come from the per-format constants of mx_pkg.svh (MX_E4M3_EBITS, ...), not from
 // the packed MX_ELEM_* tables that the RTL reads.
