@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # ci/test.sh -- the test run, in legs: deps; the main build (-Werror) and every CTest test;
+# the formal proofs' venv (ci/formal.sh; the proofs run in ctest, label formal);
 # the exhaustive sweep's fixed shard (every kernel path x format x rounding x rule, issue 18);
 # the unit and fuzz-replay suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
 # the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest; the
@@ -19,6 +20,10 @@ leg "build (RelWithDebInfo, -Wall -Wextra -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON -DMX_PYTHON=ON \
       -DMX_MPI="${MX_DEPS_MPI:-0}" >/dev/null
 cmake --build build -j"$jobs"
+
+leg "formal: the Yosys/SymbiYosys/Yices venv from PyPI (ci/formal.sh; the proofs are CTest label formal)"
+rc=0; bash ci/formal.sh --install-only || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 77 ] || exit "$rc"
 
 leg "ctest (every label but thirdparty, which runs in the Python leg's venv; the sweep shard next)"
 (cd build && ctest -j"$jobs" -LE thirdparty -E '^sweep-shard$' --output-on-failure)

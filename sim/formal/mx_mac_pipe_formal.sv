@@ -1,0 +1,92 @@
+// mx_mac_pipe_formal -- formal harness (not a synthesizable unit) for the valid/ready pipeline of
+// mx_mac: no beat is lost, duplicated or reordered, a stalled output holds its value, and each
+// beat accumulates onto the output of the beat before it.  Proved by BMC + k-induction
+// (mx_mac_pipe.sby), as mx_quantize_pipe_formal.
+//
+// Tags: beat n (n counts accepted beats, mod 64) brings C_in = 1 + t 2^-23 with t = n mod 64, and
+// starts a new accumulation (clear) when n mod 4 = 0.  Its blocks are all-zero codes (E4M3,
+// scales 2^0), so each block's dot is +0 and the accumulator after beat n is exactly C_in of the
+// last clearing beat: E(n) = 1 + (n - n mod 4) 2^-23.  A lost, duplicated or reordered beat,
+// or one accumulated onto the wrong predecessor, changes the output sequence.
+// As in mx_quantize_pipe_formal: the control reads no data bit (data independence), and the
+// p_* probes are connected to the flattened DUT by the .sby script.
+// SPDX-License-Identifier: MIT
+module mx_mac_pipe_formal #(
+  parameter int K = 2
+) (
+  input logic clk_i,
+  input logic in_valid_i,
+  input logic out_ready_i
+);
+  /* verilator lint_off UNUSEDPARAM */
+  `include "mx_pkg.svh"
+  /* verilator lint_on UNUSEDPARAM */
+
+  logic init = 1'b1;
+  always_ff @(posedge clk_i) init <= 1'b0;
+  logic rst_ni;
+  assign rst_ni = !init;
+
+  logic [5:0] n_in = 6'd0, n_out = 6'd0;
+  logic in_ready, out_valid;
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && in_valid_i && in_ready) n_in <= n_in + 6'd1;
+    if (rst_ni && out_valid && out_ready_i) n_out <= n_out + 6'd1;
+  end
+
+  function automatic logic [31:0] tagf(input logic [5:0] t);
+    tagf = {1'b0, 8'd127, 17'd0, t};
+  endfunction
+  function automatic logic [31:0] acc_of(input logic [5:0] t);   // E(t)
+    acc_of = tagf({t[5:2], 2'b00});
+  endfunction
+
+  logic [31:0] out_acc;
+  mx_mac #(.K(K)) dut (
+    .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .in_ready_o(in_ready),
+    .scale_a_i(8'd127), .codes_a_i('0), .fmt_a_i(3'(MX_FMT_E4M3)),
+    .scale_b_i(8'd127), .codes_b_i('0), .fmt_b_i(3'(MX_FMT_E4M3)),
+    .clear_i(n_in[1:0] == 2'd0), .cin_i(tagf(n_in)), .rnd_i(MX_RND_W'(MX_RND_RNE)),
+    .out_valid_o(out_valid), .out_ready_i(out_ready_i), .out_acc_o(out_acc));
+
+  // probes (connected by the .sby script)
+  logic                p_v1, p_clr1, p_v2, p_clr2;
+  logic [7:0]          p_sa1, p_sb1;
+  logic [8*K-1:0]      p_ca1, p_cb1;
+  logic [2:0]          p_fa1, p_fb1;
+  logic [MX_RND_W-1:0] p_rnd1;
+  logic [31:0]         p_cin1, p_d2, p_cin2;
+
+`ifdef FORMAL
+  logic [5:0] t_out, t_2, t_1;
+  assign t_out = n_out;
+  assign t_2   = n_out + 6'(out_valid);
+  assign t_1   = t_2 + 6'(p_v2);
+
+  logic out_valid_q = 1'b0, out_ready_q;
+  logic [31:0] out_acc_q;
+  always_ff @(posedge clk_i) begin
+    out_valid_q <= rst_ni && out_valid; out_ready_q <= out_ready_i; out_acc_q <= out_acc;
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      assert (in_ready == (!out_valid || out_ready_i));
+      assert (6'(n_in - n_out) == 6'(p_v1) + 6'(p_v2) + 6'(out_valid));
+      // the n-th output is the accumulator after the n-th accepted beat
+      if (out_valid) assert (out_acc == acc_of(t_out));
+      if (out_valid_q && !out_ready_q) assert (out_valid && out_acc == out_acc_q);
+      // stage invariants; the accumulator register holds the last output between beats
+      if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_out));
+      if (p_v2) assert (p_d2 == 32'd0 && p_clr2 == (t_2[1:0] == 2'd0) && p_cin2 == tagf(t_2));
+      if (p_v1) begin
+        assert (p_sa1 == 8'd127 && p_sb1 == 8'd127 && p_ca1 == '0 && p_cb1 == '0);
+        assert (p_fa1 == 3'(MX_FMT_E4M3) && p_fb1 == 3'(MX_FMT_E4M3) && p_rnd1 == MX_RND_W'(MX_RND_RNE));
+        assert (p_clr1 == (t_1[1:0] == 2'd0) && p_cin1 == tagf(t_1));
+      end
+      cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
+      cover (n_out == 6'd6);
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,145 @@
+// mx_quant_lane_ref -- a second, independent description of one quantize lane, for the formal
+// miter against mx_quant_lane (mx_quant_lane_miter.sv).  It is written from docs/semantics.md
+// sections 2-4, not from the RTL, and works by comparison with the format's decoded values:
+//   1. t = x / 2^X is placed, exactly, in one universal fixed-point window (units of 2^-G,
+//      G = 34): T = floor(|t| 2^G) and a sticky bit for the rest.  The same window serves every
+//      format, so no per-format grid shift happens here.
+//   2. Every magnitude code c of the format is decoded to its value v(c) in those units; the code
+//      just above max finite decodes, with an unbounded exponent, to the next grid point.
+//      lo = the largest c with v(c) <= |t|; L = v(lo), H = v(lo + 1).
+//   3. The rounding compares |t| with L, the midpoint (L + H) / 2, or, for sr, the threshold
+//      L + (2^R - r) (H - L) 2^-R (section 2's rule: truncate(|t| + r 2^-R ulp)).
+//   4. Overflow: the rounded magnitude (lo or lo + 1, or |t| at or above v(max + 1)) beyond max.
+// Exactness of the window: every v(c), (L + H) / 2 and the sr threshold are whole units, because
+// the finest quantum of the RTL's formats is 2^-16 = 2^(G-16) units (E5M2 subnormals), and
+// R = 16 <= G - 16, so a step of the sr threshold is at least 4 units; the
+// largest v(max + 1) is 2^16 (E5M2), and |t| >= 2^18 is recorded as "big".
+// Format numbers come from the per-format constants of mx_pkg.svh (MX_E4M3_EBITS, ...), not from
+// the packed MX_ELEM_* tables that the RTL reads.
+// Formal only: it is not a synthesizable unit of the project.
+// SPDX-License-Identifier: MIT
+module mx_quant_lane_ref #(
+  parameter int FMT = 0,
+  parameter int R = 16
+) (
+  input  logic [31:0]         x_i,       // FP32, finite
+  input  logic signed [9:0]   scale_i,   // X
+  input  logic [MX_RND_W-1:0] rnd_i,
+  input  logic                ovf_i,
+  input  logic [R-1:0]        rbits_i,
+  output logic [7:0]          code_o,
+  output logic [4:0]          flags_o
+);
+  /* verilator lint_off UNUSEDPARAM */
+  `include "mx_pkg.svh"
+  /* verilator lint_on UNUSEDPARAM */
+
+  localparam int G = 34;
+  // the format, from its own row of constants
+  localparam int EB  = FMT == MX_FMT_E4M3 ? MX_E4M3_EBITS : FMT == MX_FMT_E5M2 ? MX_E5M2_EBITS :
+                       FMT == MX_FMT_E2M3 ? MX_E2M3_EBITS : FMT == MX_FMT_E3M2 ? MX_E3M2_EBITS :
+                       FMT == MX_FMT_E2M1 ? MX_E2M1_EBITS : MX_INT8_EBITS;
+  localparam int MB  = FMT == MX_FMT_E4M3 ? MX_E4M3_MBITS : FMT == MX_FMT_E5M2 ? MX_E5M2_MBITS :
+                       FMT == MX_FMT_E2M3 ? MX_E2M3_MBITS : FMT == MX_FMT_E3M2 ? MX_E3M2_MBITS :
+                       FMT == MX_FMT_E2M1 ? MX_E2M1_MBITS : MX_INT8_MBITS;
+  localparam int BIAS = FMT == MX_FMT_E4M3 ? MX_E4M3_BIAS : FMT == MX_FMT_E5M2 ? MX_E5M2_BIAS :
+                        FMT == MX_FMT_E2M3 ? MX_E2M3_BIAS : FMT == MX_FMT_E3M2 ? MX_E3M2_BIAS :
+                        FMT == MX_FMT_E2M1 ? MX_E2M1_BIAS : MX_INT8_BIAS;
+  localparam int SPECIAL = FMT == MX_FMT_E4M3 ? MX_E4M3_SPECIAL : FMT == MX_FMT_E5M2 ? MX_E5M2_SPECIAL :
+                           FMT == MX_FMT_E2M3 ? MX_E2M3_SPECIAL : FMT == MX_FMT_E3M2 ? MX_E3M2_SPECIAL :
+                           FMT == MX_FMT_E2M1 ? MX_E2M1_SPECIAL : MX_INT8_SPECIAL;
+  localparam int BITS = FMT == MX_FMT_E4M3 ? MX_E4M3_BITS : FMT == MX_FMT_E5M2 ? MX_E5M2_BITS :
+                        FMT == MX_FMT_E2M3 ? MX_E2M3_BITS : FMT == MX_FMT_E3M2 ? MX_E3M2_BITS :
+                        FMT == MX_FMT_E2M1 ? MX_E2M1_BITS : MX_INT8_BITS;
+  localparam bit IS_INT = SPECIAL == MX_SPECIAL_INT;
+  // largest finite magnitude code: IEEE reserves the top exponent, FN only the all-ones code
+  localparam int ALL1 = (1 << (BITS - 1)) - 1;
+  localparam int MAXC = IS_INT ? ALL1 : SPECIAL == MX_SPECIAL_IEEE ? ALL1 - (1 << MB) :
+                        SPECIAL == MX_SPECIAL_FN ? ALL1 - 1 : ALL1;
+  localparam logic [7:0] SIGN = 8'(1 << (BITS - 1));
+  // smallest normal: 2^(1 - bias); INT8: 2^-mbits (the underflow threshold, section 4)
+  localparam int EMIN = IS_INT ? -MB : 1 - BIAS;
+
+  // the value of magnitude code c in units of 2^-G (unbounded exponent above the top field)
+  function automatic logic [63:0] val(input int c);
+    int e, f;
+    if (IS_INT) val = 64'(c) << (G - MB);
+    else begin
+      e = c >> MB;
+      f = c & ((1 << MB) - 1);
+      if (e == 0) val = 64'(f) << (G + 1 - BIAS - MB);
+      else val = 64'((1 << MB) + f) << (G + e - BIAS - MB);
+    end
+  endfunction
+
+  logic              s, big, sticky, exact, above, tie, up, beyond, ovfl, tiny, tz;
+  logic [7:0]        lo, mag;
+  logic [63:0]       T, L, H, mid, thr;
+  logic [87:0]       wide;
+  logic signed [11:0] sh;                 // |t| 2^G = M 2^sh
+  logic [23:0]       M;
+
+  always_comb begin
+    s = x_i[31];
+    M = {x_i[30:23] != 8'd0, x_i[22:0]};
+    // |x| = M 2^(E - 150) with E the biased exponent (1 for subnormals)
+    sh = $signed({4'd0, (x_i[30:23] == 8'd0) ? 8'd1 : x_i[30:23]}) - 12'sd150 - 12'(scale_i) + 12'(G);
+    big = 1'b0; sticky = 1'b0; T = 64'd0; wide = 88'd0;
+    if (sh >= 12'sd52) big = 1'b1;                            // |t| >= 2^(52 - G) = 2^18
+    else if (sh >= 12'sd0) begin
+      wide = {64'd0, M} << sh[5:0];
+      big = wide[87:52] != 36'd0;
+      T = wide[63:0];
+    end else if (sh > -12'sd24) begin
+      T = 64'(M >> (-sh));
+      sticky = (M & ~(24'hFFFFFF << (-sh))) != 24'd0;
+    end else sticky = M != 24'd0;
+
+    // lo = the largest code whose value is at most |t| (values grow with the code)
+    lo = 8'd0; L = 64'd0; H = val(1);
+    for (int c = 1; c <= MAXC; c++) begin
+      if (val(c) <= T) begin lo = 8'(c); L = val(c); H = val(c + 1); end
+    end
+    beyond = big || T >= val(MAXC + 1);
+
+    exact = !big && T == L && !sticky;
+    mid   = (L + H) >> 1;
+    above = T > mid || (T == mid && sticky);
+    tie   = T == mid && !sticky;
+    // sr: up iff |t| - L >= (2^R - r) (H - L) 2^-R, a whole number of units
+    thr   = L + (((64'd1 << R) - 64'(rbits_i)) * (H - L) >> R);
+    unique case (rnd_i)
+      MX_RND_W'(MX_RND_RNE): up = above || (tie && lo[0]);
+      MX_RND_W'(MX_RND_RNA): up = above || tie;
+      MX_RND_W'(MX_RND_RNZ): up = above;
+      MX_RND_W'(MX_RND_RHU): up = above || (tie && !s);
+      MX_RND_W'(MX_RND_RHD): up = above || (tie && s);
+      MX_RND_W'(MX_RND_RTZ): up = 1'b0;
+      MX_RND_W'(MX_RND_RUP): up = !exact && !s;
+      MX_RND_W'(MX_RND_RDN): up = !exact && s;
+      MX_RND_W'(MX_RND_RTO): up = !exact && !lo[0];
+      default:               up = T >= thr;                    // sr
+    endcase
+    ovfl = beyond || (lo == 8'(MAXC) && up);
+    mag  = lo + 8'(up);
+    tiny = T < (64'd1 << (G + EMIN));                          // |t| < 2^emin, before rounding
+    tz   = rnd_i == MX_RND_W'(MX_RND_RTZ) || rnd_i == MX_RND_W'(MX_RND_RTO) ||
+           (rnd_i == MX_RND_W'(MX_RND_RDN) && !s) || (rnd_i == MX_RND_W'(MX_RND_RUP) && s);
+
+    if (x_i[30:0] == 31'd0) begin
+      code_o  = (s && !IS_INT) ? SIGN : 8'd0;                 // zero keeps its sign; INT: one zero
+      flags_o = 5'd0;
+    end else begin
+      if (ovfl) begin
+        flags_o = 5'(MX_FLAG_OVERFLOW | MX_FLAG_INEXACT);
+        if (ovf_i && !tz && SPECIAL == MX_SPECIAL_IEEE) mag = 8'(((1 << EB) - 1) << MB);   // Inf
+        else if (ovf_i && !tz && SPECIAL == MX_SPECIAL_FN) mag = 8'(ALL1);                 // NaN
+        else mag = 8'(MAXC);
+      end else begin
+        flags_o = exact ? 5'd0 : (tiny ? 5'(MX_FLAG_INEXACT | MX_FLAG_UNDERFLOW) : 5'(MX_FLAG_INEXACT));
+      end
+      if (IS_INT) code_o = s ? 8'd0 - mag : mag;
+      else code_o = s ? (mag | SIGN) : mag;
+    end
+  end
+endmodule
