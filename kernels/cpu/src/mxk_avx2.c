@@ -25,7 +25,7 @@
  * to 0 and rup and rdn see it as nonzero. */
 typedef struct
 {
-  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, hq;
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny;
   __m256 magic, rcp;
   int sh, is_int, rceil;
   mx_rounding rnd;
@@ -37,53 +37,61 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   magk k;
   k.absm = S1 (0x7FFFFFFF), k.expm = S1 (0x7F800000), k.m23 = S1 (0x7FFFFF);
   k.eminb = S1 ((f->emin + 127) << 23);
-  k.cmag = S1 ((23 - f->mbits) << 23);
-  k.c2 = S1 ((128 - f->bias) << f->mbits);
+  int half = rnd == MX_RNA; /* rna counts half quanta: the magic one binade lower */
+  k.cmag = S1 ((23 - f->mbits - half) << 23);
+  /* the code's exponent part (E'+bias-1) << mbits = (g >> sh) - c2 (rna: twice that, plus the
+   * 1 of (h + 1) >> 1) */
+  k.c2 = S1 (half ? 2 * ((128 - f->bias) << f->mbits) - 1 : (128 - f->bias) << f->mbits);
   k.rceil = rule == MX_SCALE_RCEIL_FP32;
   k.xoff = S1 (k.rceil ? 127 << 23 : (127 + f->emax) << 23);
   k.signbit = S1 ((int) f->signbit);
   k.maxmag = S1 ((int) f->maxmag);
-  k.magic = _mm256_set1_ps (12582912.0f);
-  k.magicb = S1 ((int) mxk__f2u (12582912.0f));
+  k.magic = _mm256_set1_ps (half ? 6291456.0f : 12582912.0f); /* 1.5 * 2^(23 - half) */
+  k.magicb = S1 ((int) (mxk__f2u (half ? 6291456.0f : 12582912.0f) - (uint32_t) half));
   k.rcp = _mm256_set1_ps (f->rcp_max);
-  /* half a quantum: 2^24 below the magic (INT8: 0.5) */
-  k.hq = S1 (f->is_int ? (int) mxk__f2u (0.5f) : 24 << 23);
-  k.sh = 23 - f->mbits;
+  /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
+  k.tiny = S1 (24 << 23);
+  k.sh = 23 - f->mbits - half;
   k.is_int = f->is_int;
   k.rnd = rnd;
   return k;
 }
 
+/* rup's correction of the magnitude count, from r = t - d (exact; its bits as an integer have
+ * the sign of r, and +0 is 0): the value went down (r > 0 on a positive lane, r < 0 on a
+ * negative one, where the integer sign of b agrees with r's) gives -1 to subtract on positive
+ * lanes and +1 on negative ones; 0 elsewhere, b = -0 included (its t is 2^-126 > d = 0). */
+static inline __attribute__ ((always_inline)) __m256i
+up_adj (__m256i r, __m256i b)
+{
+  __m256i went_down = _mm256_cmpgt_epi32 (_mm256_sign_epi32 (r, b), _mm256_setzero_si256 ());
+  return _mm256_sign_epi32 (went_down, b);
+}
+
 /* The count of quanta q of the rounded t (sum = t + magic, nearest-even) corrected to the
- * rounding (see above); b the lanes' FP32 bits, hq half the quantum. */
-static inline __m256i
-fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, __m256 hq, __m256i b, mx_rounding rnd)
+ * rounding (see above); b the lanes' FP32 bits.  rna: the count of half quanta, floored. */
+static inline __attribute__ ((always_inline)) __m256i
+fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, __m256i b, mx_rounding rnd)
 {
   __m256 d = _mm256_sub_ps (sum, magic); /* exact */
-  __m256 bs = _mm256_castsi256_ps (b);
   switch (rnd)
     {
-    case MX_RTZ: return _mm256_add_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (d, t, _CMP_GT_OQ)));
-    case MX_RNA: return _mm256_sub_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (_mm256_sub_ps (t, d), hq, _CMP_EQ_OQ)));
-    case MX_RUP: /* the value went down (positive: d < t, negative: d > t): magnitude +1 / -1 */
-      return _mm256_sub_epi32 (q, _mm256_sign_epi32 (_mm256_castps_si256 (_mm256_cmp_ps (_mm256_blendv_ps (d, t, bs), _mm256_blendv_ps (t, d, bs), _CMP_LT_OQ)), b));
-    case MX_RDN: /* rup's formula on -b; -0 (-b = +0) is left alone by the sign operation */
-      {
-        __m256i nb = _mm256_xor_si256 (b, S1 ((int) 0x80000000u));
-        __m256 ns = _mm256_castsi256_ps (nb);
-        return _mm256_sub_epi32 (q, _mm256_sign_epi32 (_mm256_castps_si256 (_mm256_cmp_ps (_mm256_blendv_ps (d, t, ns), _mm256_blendv_ps (t, d, ns), _CMP_LT_OQ)), nb));
-      }
+    case MX_RTZ: case MX_RNA: return _mm256_add_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (d, t, _CMP_GT_OQ)));
+    case MX_RUP:
+      return _mm256_sub_epi32 (q, up_adj (_mm256_sub_epi32 (_mm256_castps_si256 (t), _mm256_castps_si256 (d)), b));
+    case MX_RDN: /* rup's magnitude of -b */
+      return _mm256_sub_epi32 (q, up_adj (_mm256_sub_epi32 (_mm256_castps_si256 (t), _mm256_castps_si256 (d)), _mm256_xor_si256 (b, S1 ((int) 0x80000000u))));
     default: return q;
     }
 }
 
 /* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23) -> 8 codes in 32-bit lanes. */
-static inline __m256i
+static inline __attribute__ ((always_inline)) __m256i
 lanes_magic (__m256i b, __m256i xs, const magk *k)
 {
   __m256i u = _mm256_and_si256 (b, k->absm), t;
   if (k->rnd == MX_RUP || k->rnd == MX_RDN) /* zeros too: their sign lets the count be */
-    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), S1 (0x800000));
+    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
   else
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
   __m256 tf = _mm256_castsi256_ps (t);
@@ -91,7 +99,9 @@ lanes_magic (__m256i b, __m256i xs, const magk *k)
     {
       __m256 sum = _mm256_add_ps (tf, k->magic);
       __m256i mag = _mm256_sub_epi32 (_mm256_castps_si256 (sum), k->magicb);
-      mag = fix_count (mag, tf, sum, k->magic, _mm256_castsi256_ps (k->hq), b, k->rnd);
+      mag = fix_count (mag, tf, sum, k->magic, b, k->rnd);
+      if (k->rnd == MX_RNA)
+        mag = _mm256_srli_epi32 (mag, 1);
       return _mm256_sign_epi32 (_mm256_min_epi32 (mag, k->maxmag), b); /* b == +0 only where mag is 0 */
     }
   __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb);
@@ -99,8 +109,11 @@ lanes_magic (__m256i b, __m256i xs, const magk *k)
   __m256 sum = _mm256_add_ps (tf, _mm256_castsi256_ps (magic));
   __m256i q = _mm256_sub_epi32 (_mm256_castps_si256 (sum), magic);
   if (k->rnd != MX_RNE)
-    q = fix_count (q, tf, sum, _mm256_castsi256_ps (magic), _mm256_castsi256_ps (_mm256_sub_epi32 (magic, k->hq)), b, k->rnd);
-  __m256i code = _mm256_min_epu32 (_mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2)), k->maxmag);
+    q = fix_count (q, tf, sum, _mm256_castsi256_ps (magic), b, k->rnd);
+  __m256i code = _mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2));
+  if (k->rnd == MX_RNA)
+    code = _mm256_srli_epi32 (code, 1);
+  code = _mm256_min_epu32 (code, k->maxmag);
   return _mm256_castps_si256 (_mm256_blendv_ps (_mm256_castsi256_ps (code), _mm256_castsi256_ps (_mm256_or_si256 (code, k->signbit)),
                                                 _mm256_castsi256_ps (b)));
 }
