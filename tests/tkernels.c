@@ -606,7 +606,9 @@ main (int argc, char **argv)
             for (int i = 0; i < 32; i++)
               {
                 uint64_t y = rng_next (&r);
-                uint32_t e = 1 + (uint32_t) ((y >> 8) % (uint64_t) top), m = (uint32_t) (y >> 32) & 0x7FFFFF;
+                /* half within the 12 binades under the top (the element's own range), half anywhere */
+                int d = (y >> 4) % 2 ? (int) ((y >> 8) % 12) : (int) ((y >> 8) % (uint64_t) top);
+                uint32_t e = (uint32_t) (top - d < 1 ? 1 : top - d), m = (uint32_t) (y >> 32) & 0x7FFFFF;
                 if (y % 4 == 0)
                   m &= 0x7FFFFFu << (y >> 2) % 24; /* few significant bits: ties */
                 wide[b * 32 + i] = (uint32_t) (y >> 63) << 31 | (y % 16 == 1 ? 0 : e << 23 | m);
