@@ -1,7 +1,7 @@
 /* mxk_avx2.c -- AVX2 (+F16C) path: 8 lanes per vector, four vectors per block.  Quantize takes
- * mxk_avx512.c's magic-add route, rounding to nearest-even and correcting the count for the
- * other roundings; blocks off its range take the scalar routine; dequantize and dot decode
- * through FP16.  Compiled
+ * mxk_avx512.c's exact route for every rounding (a magic add, or vroundps, at the element
+ * quantum); blocks off its range take the scalar routine; dequantize and dot decode through
+ * FP16.  Compiled
  * with -mavx2 -mf16c (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
@@ -11,21 +11,26 @@
 
 #define S1(x) _mm256_set1_epi32 (x)
 
-/* Every rounding: mxk_avx512.c's route (see there) -- t = |b| / 2^x by exponent subtraction,
- * one FP32 add of the magic 2^(E'+23-mbits) rounds at the element quantum -- with the magic and
- * the code's exponent part computed rather than looked up.  AVX2 has no embedded rounding, and
- * the MXCSR is the caller's, so the add always rounds to nearest-even, and the other roundings
- * correct its count by one from an exact comparison: d = sum - magic is the rounded t, exactly
- * (a multiple of the quantum in magic's binade), so rtz takes one off where d > t, rup adds one
- * on positive lanes where d < t and takes one off on negative ones where d > t (rdn the
- * mirror), and rna adds one where t - d (exact: t and d are within half a quantum) is +half a
- * quantum, a tie that went to the even count below.  Lanes whose t goes negative are clamped
- * to +0 (rup, rdn: to 2^-126, for any nonzero input; zeros stay +0); every lane the
- * subtraction cannot represent is below 2^-26 in element units, so rne, rtz and rna round it
- * to 0 and rup and rdn see it as nonzero. */
+/* Every rounding: mxk_avx512.c's route (see there): t = |b| / 2^x by exponent subtraction, then
+ * the element rounding at the quantum 2^(E'-mbits), E' = max(exponent of t, emin), with the
+ * E'-dependent terms computed rather than looked up.  AVX2 has no embedded rounding, and the
+ * MXCSR is the caller's, so:
+ *  - rne: one FP32 add of the magic 2^(E'+23-mbits), which rounds to nearest-even at exactly
+ *    the quantum; the sum's bits less the magic's count quanta.
+ *  - rna: the same add with the magic one binade lower counts half quanta h; d = sum - magic is
+ *    the rounded t exactly, so h less one where d > t is floor(2t/q), and the count is
+ *    (h + 1) >> 1.
+ *  - rtz, rup, rdn: y = t * 2^(mbits-E') = t / quantum, an exact product that is normal (t is
+ *    at least 2^-103 or 0), rounded to an integer by vroundps's own mode (not the MXCSR's):
+ *    truncated for rtz; for rup given b's sign and rounded up, for rdn given -b's sign and
+ *    rounded up; the integer's sign then removed by b's (-b's) sign, which also sends +0 (rup)
+ *    and -0 (rdn) to 0.
+ * Lanes whose t goes negative are clamped to +0 (rup, rdn: to 2^-103, far below every quantum,
+ * so that any nonzero input counts); every lane the subtraction cannot represent is below 2^-26
+ * in element units, so rne, rtz and rna round it to 0 and rup and rdn see it as nonzero. */
 typedef struct
 {
-  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny;
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sign;
   __m256 magic, rcp;
   int sh, is_int, rceil;
   mx_rounding rnd;
@@ -51,36 +56,24 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   k.rcp = _mm256_set1_ps (f->rcp_max);
   /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
   k.tiny = S1 (24 << 23);
+  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
+  k.sc0 = S1 ((254 + f->mbits) << 23);
+  k.sign = S1 ((int) 0x80000000u);
   k.sh = 23 - f->mbits - half;
   k.is_int = f->is_int;
   k.rnd = rnd;
   return k;
 }
 
-/* rup's correction of the magnitude count, from r = t - d (exact; its bits as an integer have
- * the sign of r, and +0 is 0): the value went down (r > 0 on a positive lane, r < 0 on a
- * negative one, where the integer sign of b agrees with r's) gives -1 to subtract on positive
- * lanes and +1 on negative ones; 0 elsewhere, b = -0 included (its t is 2^-126 > d = 0). */
+/* The count q of the rounded t (sum = t + magic, nearest-even) for rnd: rna counts half quanta,
+ * floored (one less where the rounded d exceeds t). */
 static inline __attribute__ ((always_inline)) __m256i
-up_adj (__m256i r, __m256i b)
-{
-  __m256i went_down = _mm256_cmpgt_epi32 (_mm256_sign_epi32 (r, b), _mm256_setzero_si256 ());
-  return _mm256_sign_epi32 (went_down, b);
-}
-
-/* The count of quanta q of the rounded t (sum = t + magic, nearest-even) corrected to the
- * rounding (see above); b the lanes' FP32 bits.  rna: the count of half quanta, floored. */
-static inline __attribute__ ((always_inline)) __m256i
-fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, __m256i b, mx_rounding rnd)
+fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, mx_rounding rnd)
 {
   __m256 d = _mm256_sub_ps (sum, magic); /* exact */
   switch (rnd)
     {
-    case MX_RTZ: case MX_RNA: return _mm256_add_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (d, t, _CMP_GT_OQ)));
-    case MX_RUP:
-      return _mm256_sub_epi32 (q, up_adj (_mm256_sub_epi32 (_mm256_castps_si256 (t), _mm256_castps_si256 (d)), b));
-    case MX_RDN: /* rup's magnitude of -b */
-      return _mm256_sub_epi32 (q, up_adj (_mm256_sub_epi32 (_mm256_castps_si256 (t), _mm256_castps_si256 (d)), _mm256_xor_si256 (b, S1 ((int) 0x80000000u))));
+    case MX_RNA: return _mm256_add_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (d, t, _CMP_GT_OQ)));
     default: return q;
     }
 }
@@ -95,21 +88,39 @@ lanes_magic (__m256i b, __m256i xs, const magk *k)
   else
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
   __m256 tf = _mm256_castsi256_ps (t);
-  if (k->is_int)
+  __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb), q;
+  if (k->rnd == MX_RTZ || k->rnd == MX_RUP || k->rnd == MX_RDN)
+    {
+      /* y = t / quantum (t itself for INT8), exact and normal; rtz truncates it, rup and rdn
+       * give it the sign of b or of -b and round it up */
+      __m256 y = k->is_int ? tf : _mm256_mul_ps (tf, _mm256_castsi256_ps (_mm256_sub_epi32 (k->sc0, g)));
+      if (k->rnd == MX_RTZ)
+        q = _mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+      else
+        {
+          __m256i nb = k->rnd == MX_RUP ? b : _mm256_xor_si256 (b, k->sign);
+          y = _mm256_or_ps (y, _mm256_castsi256_ps (_mm256_and_si256 (nb, k->sign)));
+          q = _mm256_sign_epi32 (_mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)), nb);
+        }
+      if (k->is_int)
+        return _mm256_sign_epi32 (_mm256_min_epi32 (q, k->maxmag), b);
+    }
+  else if (k->is_int)
     {
       __m256 sum = _mm256_add_ps (tf, k->magic);
       __m256i mag = _mm256_sub_epi32 (_mm256_castps_si256 (sum), k->magicb);
-      mag = fix_count (mag, tf, sum, k->magic, b, k->rnd);
+      mag = fix_count (mag, tf, sum, k->magic, k->rnd);
       if (k->rnd == MX_RNA)
         mag = _mm256_srli_epi32 (mag, 1);
       return _mm256_sign_epi32 (_mm256_min_epi32 (mag, k->maxmag), b); /* b == +0 only where mag is 0 */
     }
-  __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb);
-  __m256i magic = _mm256_add_epi32 (g, k->cmag);
-  __m256 sum = _mm256_add_ps (tf, _mm256_castsi256_ps (magic));
-  __m256i q = _mm256_sub_epi32 (_mm256_castps_si256 (sum), magic);
-  if (k->rnd != MX_RNE)
-    q = fix_count (q, tf, sum, _mm256_castsi256_ps (magic), b, k->rnd);
+  else
+    {
+      __m256i magic = _mm256_add_epi32 (g, k->cmag);
+      __m256 sum = _mm256_add_ps (tf, _mm256_castsi256_ps (magic));
+      q = _mm256_sub_epi32 (_mm256_castps_si256 (sum), magic);
+      q = fix_count (q, tf, sum, _mm256_castsi256_ps (magic), k->rnd);
+    }
   __m256i code = _mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2));
   if (k->rnd == MX_RNA)
     code = _mm256_srli_epi32 (code, 1);
