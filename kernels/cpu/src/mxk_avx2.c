@@ -31,7 +31,7 @@
 typedef struct
 {
   __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sign;
-  __m256 magic, rcp;
+  __m256 magic, rcp, yc, ycn;
   int sh, is_int, rceil;
   mx_rounding rnd;
 } magk;
@@ -59,6 +59,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
   k.sc0 = S1 ((254 + f->mbits) << 23);
   k.sign = S1 ((int) 0x80000000u);
+  /* rup, rdn: (127 + mbits) << 23, without and with the sign bit (INT8: t is y already) */
+  k.yc = _mm256_castsi256_ps (S1 (f->is_int ? 0 : (127 + f->mbits) << 23));
+  k.ycn = _mm256_castsi256_ps (S1 ((int) ((uint32_t) (f->is_int ? 0 : (127 + f->mbits) << 23) | 0x80000000u)));
   k.sh = 23 - f->mbits - half;
   k.is_int = f->is_int;
   k.rnd = rnd;
@@ -93,14 +96,20 @@ lanes_magic (__m256i b, __m256i xs, const magk *k)
     {
       /* y = t / quantum (t itself for INT8), exact and normal; rtz truncates it, rup and rdn
        * give it the sign of b or of -b and round it up */
-      __m256 y = k->is_int ? tf : _mm256_mul_ps (tf, _mm256_castsi256_ps (_mm256_sub_epi32 (k->sc0, g)));
       if (k->rnd == MX_RTZ)
-        q = _mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+        {
+          __m256 y = k->is_int ? tf : _mm256_mul_ps (tf, _mm256_castsi256_ps (_mm256_sub_epi32 (k->sc0, g)));
+          q = _mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+        }
       else
         {
+          /* t >= 2^-103, so y's exponent field is t's less E' - mbits, its sign b's (rup) or
+           * -b's (rdn): t - g + ((127 + mbits) << 23 | sign), the last term one blend */
+          __m256 cs = k->rnd == MX_RUP ? _mm256_blendv_ps (k->yc, k->ycn, _mm256_castsi256_ps (b))
+                                       : _mm256_blendv_ps (k->ycn, k->yc, _mm256_castsi256_ps (b));
+          __m256i ys = _mm256_add_epi32 (_mm256_sub_epi32 (t, k->is_int ? _mm256_setzero_si256 () : g), _mm256_castps_si256 (cs));
           __m256i nb = k->rnd == MX_RUP ? b : _mm256_xor_si256 (b, k->sign);
-          y = _mm256_or_ps (y, _mm256_castsi256_ps (_mm256_and_si256 (nb, k->sign)));
-          q = _mm256_sign_epi32 (_mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)), nb);
+          q = _mm256_sign_epi32 (_mm256_cvttps_epi32 (_mm256_round_ps (_mm256_castsi256_ps (ys), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)), nb);
         }
       if (k->is_int)
         return _mm256_sign_epi32 (_mm256_min_epi32 (q, k->maxmag), b);
