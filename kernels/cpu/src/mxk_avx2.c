@@ -20,11 +20,11 @@
  *  - rna: the same add with the magic one binade lower counts half quanta h; d = sum - magic is
  *    the rounded t exactly, so h less one where d > t is floor(2t/q), and the count is
  *    (h + 1) >> 1.
- *  - rtz, rup, rdn: y = t * 2^(mbits-E') = t / quantum, an exact product that is normal (t is
- *    at least 2^-103 or 0), rounded to an integer by vroundps's own mode (not the MXCSR's):
- *    truncated for rtz; for rup given b's sign and rounded up, for rdn given -b's sign and
- *    rounded up; the integer's sign then removed by b's (-b's) sign, which also sends +0 (rup)
- *    and -0 (rdn) to 0.
+ *  - rtz, rup, rdn: y = t * 2^(mbits-E') = t / quantum, exact and normal (t is 0 or at least
+ *    2^-126; rup, rdn: at least 2^-103), rounded to an integer by vroundps's own mode (not the
+ *    MXCSR's): truncated for rtz (y a product, so that t = 0 gives 0); for rup y is formed by
+ *    exponent arithmetic with b's sign and rounded up, for rdn with -b's sign; the integer's
+ *    sign is then removed by b's (-b's) sign, which also sends +0 (rup) and -0 (rdn) to 0.
  * Lanes whose t goes negative are clamped to +0 (rup, rdn: to 2^-103, far below every quantum,
  * so that any nonzero input counts); every lane the subtraction cannot represent is below 2^-26
  * in element units, so rne, rtz and rna round it to 0 and rup and rdn see it as nonzero. */
