@@ -86,7 +86,9 @@ static inline __attribute__ ((always_inline)) __m256i
 lanes_magic (__m256i b, __m256i xs, const magk *k)
 {
   __m256i u = _mm256_and_si256 (b, k->absm), t;
-  if (k->rnd == MX_RUP || k->rnd == MX_RDN) /* zeros too: their sign lets the count be */
+  /* rup, rdn: at least 2^-103, so that any nonzero input counts; zeros get it too, and the
+   * sign step below sends them back to 0 */
+  if (k->rnd == MX_RUP || k->rnd == MX_RDN)
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
   else
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
