@@ -11,7 +11,9 @@
  * and format of the path cpuid picks to the fastest path this CPU has.  Then the multi-threaded
  * entry points (mxk_quantize_mt, mxk_dequantize_mt) on T = the online CPUs, beside the same
  * streams run on T threads over the same buffers (an all-core stream, with the kernels' chunks,
- * scheduling, thread start and join).  Not a test; ends with key=value lines.
+ * scheduling, thread start and join).  Then quantize under rna rtz rup rdn against rne on the
+ * same path, alternating (over the whole input, and in cache).  Not a test; ends with key=value
+ * lines.
  * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -210,7 +212,9 @@ main (int argc, char **argv)
               "  copy-shaped streams measured in the same run, on five data sets (uniform gauss\n"
               "  elemsub special, and tiny apart); path: auto ref generic avx2 avx512 (default:\n"
               "  the one cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online\n"
-              "  CPUs beside the same streams on as many threads.  Ends with key=value lines.\n");
+              "  CPUs beside the same streams on as many threads; then quantize under rna rtz rup\n"
+              "  rdn against rne on the same path (alternating, best of 7; whole input and a\n"
+              "  256 KiB slice in cache).  Ends with key=value lines.\n");
       return 0;
     }
   unsigned long long mib = 256;
@@ -408,6 +412,60 @@ main (int argc, char **argv)
   for (int f = 0; f < nf; f++)
     printf ("%-14s %5.2f (%5.2f GB/s) %5.2f\n", names[f], rqm[f], qm_gbs[f], rdqm[f]);
 
+  /* every rounding against rne on the same path (uniform data), each call alternating with an
+   * rne call, best of RND_REPS each, so both see the same spells of other load: over the whole
+   * input (DRAM), and over its first 256 KiB quantized RND_LOOPS times per timing (in cache,
+   * where the kernels' own speed shows) */
+  enum { RND_REPS = 7, RND_LOOPS = 32 };
+  static const mx_rounding rrnd[] = { MX_RNA, MX_RTZ, MX_RUP, MX_RDN };
+  static const char *const rrname[] = { "rna", "rtz", "rup", "rdn" };
+  enum { NRR = sizeof rrnd / sizeof rrnd[0] };
+  double rr[MX_FORMAT_COUNT][NRR], rrc[MX_FORMAT_COUNT][NRR];
+  size_t nc = n < 65536 ? n : 65536; /* 256 KiB of FP32 */
+  for (int f = 0; f < nf; f++)
+    for (int j = 0; j < NRR; j++)
+      for (int cache = 0; cache < 2; cache++)
+        {
+          size_t m = cache ? nc : n;
+          int loops = cache ? RND_LOOPS : 1;
+          double tn = 1e30, tr = 1e30;
+          for (int rep = 0; rep < RND_REPS; rep++)
+            for (int which = 0; which < 2; which++)
+              {
+                mx_rounding rd = which ? rrnd[j] : MX_RNE;
+                double t0 = bench_now ();
+                for (int l = 0; l < loops; l++)
+                  mxk_quantize (scales, codes, in, MX_FP32, m, fmts[f], MX_SCALE_FLOOR, rd, MX_PACKING_UNPACKED);
+                double dt = bench_now () - t0;
+                if (which)
+                  tr = dt < tr ? dt : tr;
+                else
+                  tn = dt < tn ? dt : tn;
+              }
+          if (cache)
+            rrc[f][j] = tn / tr;
+          else
+            rr[f][j] = tn / tr;
+        }
+  printf ("quantize, each rounding's throughput / rne's (same path, alternating, best of %d), DRAM | in cache\n", RND_REPS);
+  printf ("%-14s", "format");
+  for (int j = 0; j < NRR; j++)
+    printf (" %5s", rrname[j]);
+  printf ("  |");
+  for (int j = 0; j < NRR; j++)
+    printf (" %5s", rrname[j]);
+  printf ("\n");
+  for (int f = 0; f < nf; f++)
+    {
+      printf ("%-14s", names[f]);
+      for (int j = 0; j < NRR; j++)
+        printf (" %5.2f", rr[f][j]);
+      printf ("  |");
+      for (int j = 0; j < NRR; j++)
+        printf (" %5.2f", rrc[f][j]);
+      printf ("\n");
+    }
+
   printf ("key=value\n");
   printf ("path=%s\n", mxk_path_name (chosen));
   printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
@@ -431,6 +489,10 @@ main (int argc, char **argv)
   for (int f = 0; f < nf; f++)
     printf ("quantize_mt_%s_gbs=%.3f\nquantize_mt_%s_vs_stream_mt=%.3f\ndequantize_mt_%s_vs_stream_mt=%.3f\n",
             names[f], qm_gbs[f], names[f], rqm[f], names[f], rdqm[f]);
+  for (int f = 0; f < nf; f++)
+    for (int j = 0; j < NRR; j++)
+      printf ("quantize_%s_%s_vs_rne=%.3f\nquantize_%s_%s_vs_rne_cache=%.3f\n", names[f], rrname[j], rr[f][j],
+              names[f], rrname[j], rrc[f][j]);
   free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);
   return 0;
 }

@@ -2,7 +2,8 @@
  * runs (ref, generic, avx2, avx512; others reported as not run):
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
  *             x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
- *             format with NaN, Inf, zeros and subnormals mixed in
+ *             format with NaN, Inf, zeros and subnormals mixed in; 1024 wide-range FP32 blocks
+ *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules
  *   dequantize: every scale x every code of every format, to FP32 and BF16, unpacked and packed
  *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
@@ -593,6 +594,31 @@ main (int argc, char **argv)
           check_q (in, MX_FP32, 1024, elem, x & 1 ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR,
                    rnds[(x >> 1) % 5], "random");
         }
+      /* every rounding x both rules on wide-range blocks: normal FP32 values anywhere from the
+       * block's top binade down to 2^-126 (so lanes far below the block's scale, which the fast
+       * routes clamp), signed zeros, and ties (low mantissa bits cleared); normal values only, so
+       * that the flush pass sees them too */
+      {
+        static uint32_t wide[1024 * 32];
+        for (int b = 0; b < 1024; b++)
+          {
+            int top = 1 + (int) (rng_next (&r) % 254);
+            for (int i = 0; i < 32; i++)
+              {
+                uint64_t y = rng_next (&r);
+                /* half within the 12 binades under the top (the element's own range), half anywhere */
+                int d = (y >> 4) % 2 ? (int) ((y >> 8) % 12) : (int) ((y >> 8) % (uint64_t) top);
+                uint32_t e = (uint32_t) (top - d < 1 ? 1 : top - d), m = (uint32_t) (y >> 32) & 0x7FFFFF;
+                if (y % 4 == 0)
+                  m &= 0x7FFFFFu << (y >> 2) % 24; /* few significant bits: ties */
+                wide[b * 32 + i] = (uint32_t) (y >> 63) << 31 | (y % 16 == 1 ? 0 : e << 23 | m);
+              }
+            wide[b * 32 + (int) (rng_next (&r) % 32)] = (uint32_t) top << 23; /* the top binade */
+          }
+        for (int rule = 0; rule < 2; rule++)
+          for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
+            check_q (wide, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "wide");
+      }
       /* dequantize: every scale x every code */
       {
         const mx_format *f = mx_format_get (elem);

@@ -100,7 +100,7 @@ mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
   return ea - f->emax;
 }
 
-/* The SIMD quantize paths' fast route (rne; rtz on AVX-512) covers blocks whose largest
+/* The SIMD quantize paths' fast route (every rounding) covers blocks whose largest
  * magnitude bits lie in [MXK_FAST_LO, MXK_FAST_HI): 2^-80 <= amax < 2^127, so the scale exponent
  * is in -97..127 for every format and rule; zero, tiny, huge, NaN and Inf blocks take the scalar
  * routine. */

@@ -1,6 +1,7 @@
-/* mxk_avx2.c -- AVX2 (+F16C) path: 8 lanes per vector, four vectors per block.  Quantize under
- * rne takes mxk_avx512.c's magic-add route; the other roundings use mxk_generic.c's lane
- * formula with compare-and-blend for masks; dequantize and dot decode through FP16.  Compiled
+/* mxk_avx2.c -- AVX2 (+F16C) path: 8 lanes per vector, four vectors per block.  Quantize takes
+ * mxk_avx512.c's exact route for every rounding (a magic add, or vroundps, at the element
+ * quantum); blocks off its range take the scalar routine; dequantize and dot decode through
+ * FP16.  Compiled
  * with -mavx2 -mf16c (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
@@ -10,97 +11,131 @@
 
 #define S1(x) _mm256_set1_epi32 (x)
 
-static inline __m256i
-nonzero (__m256i x) /* all-ones lanes where x != 0 */
-{
-  return _mm256_xor_si256 (_mm256_cmpeq_epi32 (x, _mm256_setzero_si256 ()), S1 (-1));
-}
-
-static inline __m256i
-lanes (__m256i b, int x, const mxk_fmt *f, mx_rounding rnd)
-{
-  const __m256i one = S1 (1), zero = _mm256_setzero_si256 ();
-  __m256i s = _mm256_srai_epi32 (b, 31);                        /* all-ones if negative */
-  __m256i e = _mm256_and_si256 (_mm256_srli_epi32 (b, 23), S1 (0xFF));
-  __m256i M = _mm256_or_si256 (_mm256_and_si256 (b, S1 (0x7FFFFF)), _mm256_and_si256 (nonzero (e), S1 (0x800000)));
-  __m256i et = _mm256_sub_epi32 (e, S1 (127 + x));
-  __m256i sh = f->is_int ? _mm256_sub_epi32 (S1 (144 + x), e)
-                         : _mm256_add_epi32 (S1 (23 - f->mbits), _mm256_max_epi32 (_mm256_sub_epi32 (S1 (f->emin), et), zero));
-  __m256i n = _mm256_srlv_epi32 (M, sh);
-  __m256i shm1 = _mm256_sub_epi32 (sh, one);
-  __m256i r = _mm256_and_si256 (_mm256_srlv_epi32 (M, shm1), one);
-  __m256i st = _mm256_and_si256 (nonzero (_mm256_and_si256 (M, _mm256_sub_epi32 (_mm256_sllv_epi32 (one, shm1), one))), one);
-  __m256i inc;
-  switch (rnd)
-    {
-    case MX_RNA: inc = r; break;
-    case MX_RTZ: inc = zero; break;
-    case MX_RUP: inc = _mm256_andnot_si256 (s, _mm256_or_si256 (r, st)); break;
-    case MX_RDN: inc = _mm256_and_si256 (s, _mm256_or_si256 (r, st)); break;
-    default: inc = _mm256_and_si256 (r, _mm256_or_si256 (st, _mm256_and_si256 (n, one))); break;
-    }
-  __m256i nr = _mm256_add_epi32 (n, inc), mag;
-  if (f->is_int)
-    mag = nr;
-  else
-    {
-      __m256i normal = _mm256_add_epi32 (_mm256_sub_epi32 (_mm256_sllv_epi32 (_mm256_add_epi32 (et, S1 (f->bias)), S1 (f->mbits)), S1 (1 << f->mbits)), nr);
-      __m256i sub = _mm256_cmpgt_epi32 (S1 (f->emin), et);     /* et < emin */
-      mag = _mm256_blendv_epi8 (normal, nr, sub);
-    }
-  mag = _mm256_min_epu32 (mag, S1 ((int) f->maxmag));
-  mag = _mm256_and_si256 (mag, nonzero (M));
-  __m256i code = f->is_int ? _mm256_blendv_epi8 (mag, _mm256_sub_epi32 (zero, mag), s)
-                           : _mm256_or_si256 (mag, _mm256_and_si256 (s, S1 ((int) f->signbit)));
-  return _mm256_and_si256 (code, S1 (0xFF));
-}
-
-/* RNE only: mxk_avx512.c's route (see there) -- t = |b| / 2^x by exponent subtraction, one
- * FP32 add of the magic 2^(E'+23-mbits) rounds at the element quantum -- with the magic and the
- * code's exponent part computed rather than looked up.  Lanes whose t goes negative are clamped
- * to +0; every lane the subtraction cannot represent is below 2^-26 in element units and
- * rounds to 0 either way. */
+/* Every rounding: mxk_avx512.c's route (see there): t = |b| / 2^x by exponent subtraction, then
+ * the element rounding at the quantum 2^(E'-mbits), E' = max(exponent of t, emin), with the
+ * E'-dependent terms computed rather than looked up.  AVX2 has no embedded rounding, and the
+ * MXCSR is the caller's, so:
+ *  - rne: one FP32 add of the magic 2^(E'+23-mbits), which rounds to nearest-even at exactly
+ *    the quantum; the sum's bits less the magic's count quanta.
+ *  - rna: the same add with the magic one binade lower counts half quanta h; d = sum - magic is
+ *    the rounded t exactly, so h less one where d > t is floor(2t/q), and the count is
+ *    (h + 1) >> 1.
+ *  - rtz, rup, rdn: y = t * 2^(mbits-E') = t / quantum, exact and normal (t is 0 or at least
+ *    2^-126; rup, rdn: at least 2^-103), rounded to an integer by vroundps's own mode (not the
+ *    MXCSR's): truncated for rtz (y a product, so that t = 0 gives 0); for rup y is formed by
+ *    exponent arithmetic with b's sign and rounded up, for rdn with -b's sign; the integer's
+ *    sign is then removed by b's (-b's) sign, which also sends +0 (rup) and -0 (rdn) to 0.
+ * Lanes whose t goes negative are clamped to +0 (rup, rdn: to 2^-103, far below every quantum,
+ * so that any nonzero input counts); every lane the subtraction cannot represent is below 2^-26
+ * in element units, so rne, rtz and rna round it to 0 and rup and rdn see it as nonzero. */
 typedef struct
 {
-  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23;
-  __m256 magic, rcp;
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sign;
+  __m256 magic, rcp, yc, ycn;
   int sh, is_int, rceil;
+  mx_rounding rnd;
 } magk;
 
 static inline magk
-magic_consts (const mxk_fmt *f, mx_scale_rule rule)
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
 {
   magk k;
   k.absm = S1 (0x7FFFFFFF), k.expm = S1 (0x7F800000), k.m23 = S1 (0x7FFFFF);
   k.eminb = S1 ((f->emin + 127) << 23);
-  k.cmag = S1 ((23 - f->mbits) << 23);
-  k.c2 = S1 ((128 - f->bias) << f->mbits);
+  int half = rnd == MX_RNA; /* rna counts half quanta: the magic one binade lower */
+  k.cmag = S1 ((23 - f->mbits - half) << 23);
+  /* the code's exponent part (E'+bias-1) << mbits = (g >> sh) - c2 (rna: twice that, plus the
+   * 1 of (h + 1) >> 1) */
+  k.c2 = S1 (half ? 2 * ((128 - f->bias) << f->mbits) - 1 : (128 - f->bias) << f->mbits);
   k.rceil = rule == MX_SCALE_RCEIL_FP32;
   k.xoff = S1 (k.rceil ? 127 << 23 : (127 + f->emax) << 23);
   k.signbit = S1 ((int) f->signbit);
   k.maxmag = S1 ((int) f->maxmag);
-  k.magic = _mm256_set1_ps (12582912.0f);
-  k.magicb = S1 ((int) mxk__f2u (12582912.0f));
+  k.magic = _mm256_set1_ps (half ? 6291456.0f : 12582912.0f); /* 1.5 * 2^(23 - half) */
+  k.magicb = S1 ((int) (mxk__f2u (half ? 6291456.0f : 12582912.0f) - (uint32_t) half));
   k.rcp = _mm256_set1_ps (f->rcp_max);
-  k.sh = 23 - f->mbits;
+  /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
+  k.tiny = S1 (24 << 23);
+  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
+  k.sc0 = S1 ((254 + f->mbits) << 23);
+  k.sign = S1 ((int) 0x80000000u);
+  /* rup, rdn: (127 + mbits) << 23, without and with the sign bit (INT8: t is y already) */
+  k.yc = _mm256_castsi256_ps (S1 (f->is_int ? 0 : (127 + f->mbits) << 23));
+  k.ycn = _mm256_castsi256_ps (S1 ((int) ((uint32_t) (f->is_int ? 0 : (127 + f->mbits) << 23) | 0x80000000u)));
+  k.sh = 23 - f->mbits - half;
   k.is_int = f->is_int;
+  k.rnd = rnd;
   return k;
 }
 
+/* The count q of the rounded t (sum = t + magic, nearest-even) for rnd: rna counts half quanta,
+ * floored (one less where the rounded d exceeds t). */
+static inline __attribute__ ((always_inline)) __m256i
+fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, mx_rounding rnd)
+{
+  __m256 d = _mm256_sub_ps (sum, magic); /* exact */
+  switch (rnd)
+    {
+    case MX_RNA: return _mm256_add_epi32 (q, _mm256_castps_si256 (_mm256_cmp_ps (d, t, _CMP_GT_OQ)));
+    default: return q;
+    }
+}
+
 /* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23) -> 8 codes in 32-bit lanes. */
-static inline __m256i
+static inline __attribute__ ((always_inline)) __m256i
 lanes_magic (__m256i b, __m256i xs, const magk *k)
 {
-  __m256i t = _mm256_max_epi32 (_mm256_sub_epi32 (_mm256_and_si256 (b, k->absm), xs), _mm256_setzero_si256 ());
-  if (k->is_int)
+  __m256i u = _mm256_and_si256 (b, k->absm), t;
+  /* rup, rdn: at least 2^-103, so that any nonzero input counts; zeros get it too, and the
+   * sign step below sends them back to 0 */
+  if (k->rnd == MX_RUP || k->rnd == MX_RDN)
+    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
+  else
+    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
+  __m256 tf = _mm256_castsi256_ps (t);
+  __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb), q;
+  if (k->rnd == MX_RTZ || k->rnd == MX_RUP || k->rnd == MX_RDN)
     {
-      __m256i mag = _mm256_sub_epi32 (_mm256_castps_si256 (_mm256_add_ps (_mm256_castsi256_ps (t), k->magic)), k->magicb);
+      /* y = t / quantum (t itself for INT8), exact and normal; rtz truncates it, rup and rdn
+       * give it the sign of b or of -b and round it up */
+      if (k->rnd == MX_RTZ)
+        {
+          __m256 y = k->is_int ? tf : _mm256_mul_ps (tf, _mm256_castsi256_ps (_mm256_sub_epi32 (k->sc0, g)));
+          q = _mm256_cvttps_epi32 (_mm256_round_ps (y, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+        }
+      else
+        {
+          /* t >= 2^-103, so y's exponent field is t's less E' - mbits, its sign b's (rup) or
+           * -b's (rdn): t - g + ((127 + mbits) << 23 | sign), the last term one blend */
+          __m256 cs = k->rnd == MX_RUP ? _mm256_blendv_ps (k->yc, k->ycn, _mm256_castsi256_ps (b))
+                                       : _mm256_blendv_ps (k->ycn, k->yc, _mm256_castsi256_ps (b));
+          __m256i ys = _mm256_add_epi32 (_mm256_sub_epi32 (t, k->is_int ? _mm256_setzero_si256 () : g), _mm256_castps_si256 (cs));
+          __m256i nb = k->rnd == MX_RUP ? b : _mm256_xor_si256 (b, k->sign);
+          q = _mm256_sign_epi32 (_mm256_cvttps_epi32 (_mm256_round_ps (_mm256_castsi256_ps (ys), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)), nb);
+        }
+      if (k->is_int)
+        return _mm256_sign_epi32 (_mm256_min_epi32 (q, k->maxmag), b);
+    }
+  else if (k->is_int)
+    {
+      __m256 sum = _mm256_add_ps (tf, k->magic);
+      __m256i mag = _mm256_sub_epi32 (_mm256_castps_si256 (sum), k->magicb);
+      mag = fix_count (mag, tf, sum, k->magic, k->rnd);
+      if (k->rnd == MX_RNA)
+        mag = _mm256_srli_epi32 (mag, 1);
       return _mm256_sign_epi32 (_mm256_min_epi32 (mag, k->maxmag), b); /* b == +0 only where mag is 0 */
     }
-  __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb);
-  __m256i magic = _mm256_add_epi32 (g, k->cmag);
-  __m256i q = _mm256_sub_epi32 (_mm256_castps_si256 (_mm256_add_ps (_mm256_castsi256_ps (t), _mm256_castsi256_ps (magic))), magic);
-  __m256i code = _mm256_min_epu32 (_mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2)), k->maxmag);
+  else
+    {
+      __m256i magic = _mm256_add_epi32 (g, k->cmag);
+      __m256 sum = _mm256_add_ps (tf, _mm256_castsi256_ps (magic));
+      q = _mm256_sub_epi32 (_mm256_castps_si256 (sum), magic);
+      q = fix_count (q, tf, sum, _mm256_castsi256_ps (magic), k->rnd);
+    }
+  __m256i code = _mm256_add_epi32 (q, _mm256_sub_epi32 (_mm256_srli_epi32 (g, k->sh), k->c2));
+  if (k->rnd == MX_RNA)
+    code = _mm256_srli_epi32 (code, 1);
+  code = _mm256_min_epu32 (code, k->maxmag);
   return _mm256_castps_si256 (_mm256_blendv_ps (_mm256_castsi256_ps (code), _mm256_castsi256_ps (_mm256_or_si256 (code, k->signbit)),
                                                 _mm256_castsi256_ps (b)));
 }
@@ -164,13 +199,13 @@ pack32s (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
   return _mm256_permutevar8x32_epi32 (p, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
 }
 
-/* RNE quantize, software-pipelined: the next block's maximum and scale exponent (a long
- * dependency chain) are computed before the current block's lanes, which reload their inputs. */
-static void
-quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mx_packing packing)
+/* Quantize, software-pipelined: the next block's maximum and scale exponent (a long dependency
+ * chain) are computed before the current block's lanes, which reload their inputs. */
+static inline __attribute__ ((always_inline)) void
+quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
-  const magk k = magic_consts (f, rule);
+  const magk k = magic_consts (f, rule, rnd);
   size_t pb = mxk__packed_block_bytes (packing);
   const __m256i six = S1 (k.is_int ? 6 << 23 : 0);
   __m256i xs = _mm256_setzero_si256 ();
@@ -188,7 +223,7 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
           uint32_t bb[MX_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
-          scales[blk] = mxk__quant_block (dst, bb, f, rule, MX_RNE);
+          scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_block (codes + blk * pb, c, packing);
         }
@@ -209,6 +244,7 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
     }
 }
 
+/* one copy per rounding, so its correction is fixed at compile time */
 static int
 quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                    mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
@@ -216,51 +252,14 @@ quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
-  if (rnd == MX_RNE)
+  size_t nb = n / MX_BLOCK;
+  switch (rnd)
     {
-      quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, f, rule, packing);
-      return 0;
-    }
-  size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
-    {
-      __m256i b[4];
-      if (in_fmt == MX_BF16)
-        for (int h = 0; h < 4; h++)
-          b[h] = _mm256_slli_epi32 (_mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) ((const uint16_t *) in + blk * MX_BLOCK + 8 * (size_t) h))), 16);
-      else
-        for (int h = 0; h < 4; h++)
-          b[h] = _mm256_loadu_si256 ((const void *) ((const uint32_t *) in + blk * MX_BLOCK + 8 * (size_t) h));
-      __m256i mx = _mm256_setzero_si256 (), sub = _mm256_setzero_si256 ();
-      for (int h = 0; h < 4; h++)
-        {
-          __m256i a = _mm256_and_si256 (b[h], S1 (0x7FFFFFFF));
-          mx = _mm256_max_epu32 (mx, a);
-          sub = _mm256_or_si256 (sub, _mm256_and_si256 (_mm256_cmpgt_epi32 (S1 (0x800000), a), nonzero (a)));
-        }
-      __m128i m4 = _mm_max_epu32 (_mm256_castsi256_si128 (mx), _mm256_extracti128_si256 (mx, 1));
-      m4 = _mm_max_epu32 (m4, _mm_shuffle_epi32 (m4, 0x4E));
-      m4 = _mm_max_epu32 (m4, _mm_shuffle_epi32 (m4, 0xB1));
-      uint32_t amax = (uint32_t) _mm_cvtsi128_si32 (m4);
-      uint8_t c[MX_BLOCK];
-      uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
-      int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
-      if (!_mm256_testz_si256 (sub, sub) || amax >= 0x7F800000u || amax == 0 || x > 127)
-        {
-          uint32_t bb[MX_BLOCK];
-          for (int h = 0; h < 4; h++)
-            _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
-          scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
-        }
-      else
-        {
-          x = x < -127 ? -127 : x;
-          _mm256_storeu_si256 ((void *) dst, pack32 (lanes (b[0], x, f, rnd), lanes (b[1], x, f, rnd),
-                                                     lanes (b[2], x, f, rnd), lanes (b[3], x, f, rnd)));
-          scales[blk] = (uint8_t) (x + 127);
-        }
-      if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
+    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, packing); break;
+    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing); break;
+    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, packing); break;
+    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, packing); break;
+    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing); break;
     }
   return 0;
 }

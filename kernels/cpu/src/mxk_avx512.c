@@ -1,8 +1,7 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
- * Quantize under rne and rtz takes the magic-add route below, four blocks at a time; the other
- * roundings use mxk_generic.c's lane formula with masks instead of branches.  Blocks off the
- * fast range (zero, tiny, huge, NaN, Inf; FP32 subnormals for the other roundings) take the lane
- * formula extended to FP32 subnormals (block_any); the two element pairs whose exact dot
+ * Quantize, every rounding, takes the magic-add route below, four blocks at a time.  Blocks off
+ * the fast range (zero, tiny, huge, NaN, Inf) take mxk_generic.c's lane formula with masks
+ * instead of branches, extended to FP32 subnormals (block_any); the two element pairs whose exact dot
  * overflows a double take the scalar routine.  Compiled with
  * -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
@@ -97,12 +96,6 @@ lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub)
   return _mm512_mask_or_epi32 (mag, ks, mag, f->signbit);
 }
 
-static inline __m512i
-lanes (__m512i b, int x, const vfmt *f, mx_rounding rnd)
-{
-  return lanes_k (b, x, f, rnd, 0);
-}
-
 /* A whole block off the fast path (OCP): NaN or Inf gives the NaN scale and codes 0, a scale
  * exponent above 127 likewise (INT8 rceil near FLT_MAX), anything else -- zeros, FP32
  * subnormals, tiny and huge values -- the lane formula with subnormals, as mxk__quant_block. */
@@ -123,36 +116,49 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
   return (uint8_t) (x + 127);
 }
 
-/* RNE and RTZ, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
+/* Every rounding, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
  * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_magic for the
- * lanes where that fails; they are below 2^-26 element units: 0 under rne and rtz alike).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
- * E' = max(exponent of t, emin): the add rounds (to nearest-even, or with the instruction's
- * embedded rounding toward zero for rtz: t >= 0) at exactly the element quantum 2^(E'-mbits),
- * normal and subnormal alike, and the sum's bits less the magic's count quanta, so
- * code = ((E'+bias-1) << mbits) + that count.  Both E'-dependent terms come from 32-entry tables
- * (E' spans at most 30 binades).  No FP32 subnormal is ever produced (those are slow here).
- * INT8: t*64 by the same exponent subtraction, rounded at the integer quantum by adding
- * 1.5*2^23. */
+ * lanes where that fails).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
+ * E' = max(exponent of t, emin): the add rounds at exactly the element quantum
+ * 2^(E'-mbits), normal and subnormal alike, and the sum's bits less the magic's count quanta, so
+ * code = ((E'+bias-1) << mbits) + that count.  The add's rounding is the element rounding of the
+ * magnitude t >= 0: nearest-even for rne, the instruction's embedded round-toward-zero for rtz,
+ * toward zero or toward +inf by the lane's sign for rup and rdn (rup: up on positive lanes, rdn:
+ * on negative ones).  rna has no IEEE mode: the add truncates at half the quantum instead (a
+ * magic one binade lower), which counts h = floor(2t/q) half quanta, and floor(t/q + 1/2) =
+ * (h + 1) >> 1.  Both E'-dependent terms come from 32-entry tables (E' spans at most 30
+ * binades).  No FP32 subnormal is ever produced (those are slow on Intel cores).  INT8: t*64 by
+ * the same exponent subtraction, rounded at the integer quantum by adding 1.5*2^23 (rna:
+ * 1.5*2^22). */
 typedef struct
 {
   __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff;
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
-  int is_int, rz;
+  int is_int;
+  mx_rounding rnd;
 } magk;
 
-/* The rounding add: to nearest-even, or toward zero (t >= 0: truncation) for rtz. */
+/* The rounding add of the magnitudes t (ks: the lanes whose input is negative). */
 static inline __m512
-magic_add (__m512 t, __m512 magic, int rz)
+magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
 {
-  return rz ? _mm512_add_round_ps (t, magic, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC) : _mm512_add_ps (t, magic);
+  const int rz = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC, ru = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+  switch (rnd)
+    {
+    case MX_RNE: return _mm512_add_ps (t, magic);
+    case MX_RUP: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, rz), (__mmask16) ~ks, t, magic, ru);
+    case MX_RDN: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, rz), ks, t, magic, ru);
+    default: return _mm512_add_round_ps (t, magic, rz); /* rtz; rna at half quanta */
+    }
 }
 
 static inline magk
 magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
 {
   magk k;
-  k.rz = rnd == MX_RTZ;
+  k.rnd = rnd;
+  int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
   k.expm = _mm512_set1_epi32 (0x7F800000);
   k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
   k.rcp = _mm512_set1_ps (f->rcp_max);
@@ -161,33 +167,42 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   uint32_t tm[32] = { 0 }, tx[32] = { 0 };
   for (int e = f->emin; !f->is_int && e <= f->emax; e++)
     {
-      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits) << 23;
+      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits - half) << 23;
+      uint32_t expo = (uint32_t) (e + f->bias - 1) << f->mbits;
       tm[(e + 127) & 31] = magic;
-      tx[(e + 127) & 31] = magic - ((uint32_t) (e + f->bias - 1) << f->mbits);
+      /* rna: (h + 1 + 2 expo) >> 1 = bits - (magic - 1 - 2 expo), shifted */
+      tx[(e + 127) & 31] = half ? magic - 1 - 2 * expo : magic - expo;
     }
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
   k.tx0 = _mm512_loadu_si512 ((const void *) tx), k.tx1 = _mm512_loadu_si512 ((const void *) (tx + 16));
   k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
-  k.magic = _mm512_set1_ps (12582912.0f);
-  k.magicb = _mm512_set1_epi32 ((int) mxk__f2u (12582912.0f));
+  k.magic = _mm512_set1_ps (half ? 6291456.0f : 12582912.0f); /* 1.5 * 2^(23 - half) */
+  k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (half ? 6291456.0f : 12582912.0f) - (uint32_t) half));
   k.is_int = f->is_int;
   return k;
 }
 
 /* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23); returns the 16 codes as
- * bytes.  A t that goes negative (exponent field at or below x) is clamped to +0; every lane the
- * exponent subtraction cannot represent (zeros, FP32 subnormals, values below 2^(x-126)) is
- * below 2^-26 in element units and rounds to 0 either way.  The unsaturated magnitude codes
- * stay below 256, so saturation and the sign are applied after narrowing, on bytes. */
+ * bytes.  Every lane the exponent subtraction cannot represent (zeros, FP32 subnormals, values
+ * below 2^(x-126)) is below 2^-26 in element units.  Where t goes negative (exponent field at
+ * or below x) it is clamped: to +0 for rne, rtz and rna, which round such a lane to 0, and for
+ * rup and rdn, where any nonzero input counts, to 2^-126, a normal t far below half the
+ * smallest quantum (zeros stay +0).  An FP32-subnormal input under x < 0 gets a wrong but
+ * normal t, still below 2^-26 element units, and under x = 0 (rup, rdn) the clamp.  The
+ * unsaturated magnitude codes stay below 256, so saturation and the sign are applied after
+ * narrowing, on bytes. */
 static inline __m128i
 lanes_magic (__m512i b, __m512i xs, const magk *k)
 {
-  __m512i u = _mm512_and_si512 (b, k->absm);
-  __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_setzero_si512 ()), code;
+  __m512i u = _mm512_and_si512 (b, k->absm), t, code;
+  if (k->rnd == MX_RUP || k->rnd == MX_RDN)
+    t = _mm512_maskz_max_epi32 (_mm512_test_epi32_mask (u, u), _mm512_sub_epi32 (u, xs), _mm512_set1_epi32 (0x800000));
+  else
+    t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_setzero_si512 ());
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
   if (k->is_int)
-    code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rz)), k->magicb);
+    code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, ks)), k->magicb);
   else
     {
       /* E' = max(exponent of t, emin) indexes two tables (mod 32): the magic, and the magic
@@ -195,8 +210,10 @@ lanes_magic (__m512i b, __m512i xs, const magk *k)
       __m512i idx = _mm512_max_epi32 (_mm512_srli_epi32 (t, 23), k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
       __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
-      code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rz)), off);
+      code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, ks)), off);
     }
+  if (k->rnd == MX_RNA)
+    code = _mm512_srli_epi32 (code, 1);
   __m128i mag = _mm_min_epu8 (_mm512_cvtepi32_epi8 (code), k->maxmag8);
   if (k->is_int)
     return _mm_mask_sub_epi8 (mag, ks, _mm_setzero_si128 (), mag);
@@ -234,7 +251,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
   if (!mxk__fast_amax (amax))
     {
-      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rz ? MX_RTZ : MX_RNE);
+      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rnd);
       return;
     }
   int x = mxk__scale_exp (amax, f, rule);
@@ -347,10 +364,14 @@ static void
 quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
-  if (rnd == MX_RTZ)
-    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing);
-  else
-    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing);
+  switch (rnd)
+    {
+    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, packing); break;
+    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing); break;
+    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, packing); break;
+    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, packing); break;
+    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing); break;
+    }
 }
 
 static int
@@ -360,50 +381,7 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
     return MX_EINVAL;
-  const mxk_fmt *f = mxk__fmt (elem);
-  if (rnd == MX_RNE || rnd == MX_RTZ)
-    {
-      quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, f, rule, rnd, packing);
-      return 0;
-    }
-  const vfmt v = vf (f);
-  const __m512i absm = _mm512_set1_epi32 (0x7FFFFFFF), minnorm = _mm512_set1_epi32 (0x800000);
-  size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
-    {
-      __m512i b0, b1;
-      if (in_fmt == MX_BF16)
-        {
-          const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
-          b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
-          b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
-        }
-      else
-        {
-          const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
-          b0 = _mm512_loadu_si512 ((const void *) p);
-          b1 = _mm512_loadu_si512 ((const void *) (p + 16));
-        }
-      __m512i a0 = _mm512_and_si512 (b0, absm), a1 = _mm512_and_si512 (b1, absm);
-      uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (a0, a1));
-      __mmask16 s0 = _mm512_cmplt_epu32_mask (a0, minnorm) & _mm512_test_epi32_mask (a0, a0);
-      __mmask16 s1 = _mm512_cmplt_epu32_mask (a1, minnorm) & _mm512_test_epi32_mask (a1, a1);
-      uint8_t c[MX_BLOCK];
-      uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
-      int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
-      if ((s0 | s1) || amax >= 0x7F800000u || amax == 0 || x > 127)
-        scales[blk] = block_any (dst, b0, b1, amax, f, rule, rnd);
-      else
-        {
-          x = x < -127 ? -127 : x;
-          __m512i c0 = lanes (b0, x, &v, rnd), c1 = lanes (b1, x, &v, rnd);
-          _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (c0));
-          _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (c1));
-          scales[blk] = (uint8_t) (x + 127);
-        }
-      if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
-    }
+  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, packing);
   return 0;
 }
 
