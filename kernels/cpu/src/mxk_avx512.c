@@ -143,14 +143,18 @@ typedef struct
 static inline __m512
 magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
 {
-  const int rz = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC, ru = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+  /* macros, not variables: the rounding operand must be a constant expression even at -O0 */
+#define MXK_RZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+#define MXK_RU (_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
   switch (rnd)
     {
     case MX_RNE: return _mm512_add_ps (t, magic);
-    case MX_RUP: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, rz), (__mmask16) ~ks, t, magic, ru);
-    case MX_RDN: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, rz), ks, t, magic, ru);
-    default: return _mm512_add_round_ps (t, magic, rz); /* rtz; rna at half quanta */
+    case MX_RUP: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, MXK_RZ), (__mmask16) ~ks, t, magic, MXK_RU);
+    case MX_RDN: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, MXK_RZ), ks, t, magic, MXK_RU);
+    default: return _mm512_add_round_ps (t, magic, MXK_RZ); /* rtz; rna at half quanta */
     }
+#undef MXK_RZ
+#undef MXK_RU
 }
 
 static inline magk
