@@ -57,7 +57,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
   k.tiny = S1 (24 << 23);
   /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
-  k.sc0 = S1 ((254 + f->mbits) << 23);
+  k.sc0 = S1 ((int) ((uint32_t) (254 + f->mbits) << 23)); /* above INT_MAX for mbits >= 2 */
   k.sign = S1 ((int) 0x80000000u);
   /* rup, rdn: (127 + mbits) << 23, without and with the sign bit (INT8: t is y already) */
   k.yc = _mm256_castsi256_ps (S1 (f->is_int ? 0 : (127 + f->mbits) << 23));
