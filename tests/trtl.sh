@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # trtl -- RTL checks: Verilator -Wall lint, the Yosys 0.23 subset (parses, elaborates, no
-# latches), every committed quantize and block-fp32 dot vector file through the co-simulation,
-# a corrupted expected field that mxsim must catch and name, and a waveform dump.
+# latches; also a single-format FMT_MASK build of each unit), every committed quantize and
+# block-fp32 dot vector file through the co-simulation, a corrupted expected field that mxsim
+# must catch and name, and a waveform dump.
 # Usage: trtl.sh BUILD_BIN_DIR SOURCE_DIR      (exit 77 when Verilator or Yosys is missing)
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -20,6 +21,12 @@ for top in "mx_quantize:$quant" "mx_mac:$mac"; do
   (cd "$rtl" && verilator --lint-only -Wall -I. --top-module "$name" $files) > "$tmp/lint" 2>&1 \
     && ok || { ko "verilator -Wall lint of $name"; head -20 "$tmp/lint"; }
 done
+# and a single-format build of each (FMT_MASK = one format, its logic constant-folded; bench/area.sh)
+for top in "mx_quantize:$quant:6'b100000" "mx_mac:$mac:6'b000001"; do
+  name=${top%%:*} rest=${top#*:} files=${rest%:*} mask=${top##*:}
+  (cd "$rtl" && verilator --lint-only -Wall -I. --top-module "$name" -GFMT_MASK="$mask" $files) > "$tmp/lint" 2>&1 \
+    && ok || { ko "verilator -Wall lint of $name FMT_MASK=$mask"; head -20 "$tmp/lint"; }
+done
 # every .sv file is one module named after the file (DECLFILENAME is part of -Wall above)
 for f in "$rtl"/*.sv; do
   m=$(grep -m1 -oE '^module [a-z0-9_]+' "$f" | cut -d' ' -f2)
@@ -28,10 +35,10 @@ done
 
 # 2. Yosys 0.23 accepts the subset we write in and finds no latch
 if command -v yosys >/dev/null; then
-  for top in "mx_quantize:$quant" "mx_mac:$mac"; do
-    name=${top%%:*} files=${top#*:}
-    (cd "$rtl" && yosys -q -p "read_verilog -sv -I. $files; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr") > "$tmp/ys" 2>&1 \
-      && ok || { ko "yosys parse/no-latch of $name"; tail -20 "$tmp/ys"; }
+  for top in "mx_quantize:$quant:" "mx_mac:$mac:" "mx_quantize:$quant:32" "mx_mac:$mac:1"; do
+    name=${top%%:*} rest=${top#*:} files=${rest%:*} mask=${top##*:}
+    (cd "$rtl" && yosys -q -p "read_verilog -sv -I. $files; ${mask:+chparam -set FMT_MASK $mask $name;} hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr") > "$tmp/ys" 2>&1 \
+      && ok || { ko "yosys parse/no-latch of $name ${mask:+FMT_MASK=$mask}"; tail -20 "$tmp/ys"; }
   done
 else
   echo "trtl: yosys not installed: the synthesis-subset check is skipped"
