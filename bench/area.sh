@@ -2,8 +2,8 @@
 # bench/area.sh -- Yosys 0.23 generic synthesis of both RTL units: cell counts, flip-flops, and a
 # check that no latch is inferred; each unit as built (all formats, run-time fmt_i) and as a
 # single-format build of the same RTL (FMT_MASK with one bit set), and the ratio all-format /
-# largest single-format.  Not a test: one synthesis takes 0.5 to 1.5 minutes, all 14 about
-# 10 minutes on 2 cores.  Ends with key=value lines.
+# largest single-format.  Not a test: one synthesis takes 0.3 to 2.5 minutes, all 14 took
+# 13 minutes of CPU (17 at load 2; one synthesis at a time).  Ends with key=value lines.
 set -euo pipefail
 usage() {
   cat <<EOF
