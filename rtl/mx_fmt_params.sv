@@ -1,9 +1,10 @@
 // mx_fmt_params -- the numbers of one element format, selected at run time by its index
 // (MX_FMT_* of the generated mx_pkg.svh): entries of the packed MX_ELEM_* tables that
 // mxgold-derive writes from golden/include/mx/formats.def.  Nothing here restates a format.
-// FMT_MASK (bit f: format f is supported) is fixed at elaboration: with one bit set every output
-// is a constant, so synthesis folds the other formats' logic away.  An unsupported fmt_i (and 6, 7)
-// gives ok_o = 0 and the numbers of the lowest supported format; the units then flag the block invalid.
+// FMT_MASK (bit f: format f is supported) is fixed at elaboration: with one bit set every
+// output but ok_o is a constant, so synthesis folds the other formats' logic away.  An
+// unsupported fmt_i (6 and 7 included) gives ok_o = 0 and the numbers of the lowest supported
+// format; the units then mark the block invalid.
 // SPDX-License-Identifier: MIT
 module mx_fmt_params #(
   parameter logic [5:0] FMT_MASK = 6'b111111

@@ -81,8 +81,8 @@ module mx_quantize #(
   logic [7:0]        maxmag1, sigmax1, signbit1;
   logic              isint1, isieee1, isfn1, fmtok1;
   mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_fp1 (
-                       .fmt_i(fmt1), .ok_o(fmtok1), .mbits_o(mbits1), .bias_o(bias1), .emin_o(emin1),
-                       .emax_o(emax1), .maxmag_o(maxmag1), .sigmax_o(sigmax1),
+                       .fmt_i(fmt1), .ok_o(fmtok1), .mbits_o(mbits1), .bias_o(bias1),
+                       .emin_o(emin1), .emax_o(emax1), .maxmag_o(maxmag1), .sigmax_o(sigmax1),
                        .signbit_o(signbit1), .is_int_o(isint1), .is_ieee_o(isieee1),
                        .is_fn_o(isfn1));
 
