@@ -1,9 +1,16 @@
 // mx_fmt_params -- the numbers of one element format, selected at run time by its index
 // (MX_FMT_* of the generated mx_pkg.svh): entries of the packed MX_ELEM_* tables that
 // mxgold-derive writes from golden/include/mx/formats.def.  Nothing here restates a format.
+// FMT_MASK (bit f: format f is supported) is fixed at elaboration: with one bit set every
+// output but ok_o is a constant, so synthesis folds the other formats' logic away.  An
+// unsupported fmt_i (6 and 7 included) gives ok_o = 0 and the numbers of the lowest supported
+// format; the units then mark the block invalid.
 // SPDX-License-Identifier: MIT
-module mx_fmt_params (
+module mx_fmt_params #(
+  parameter logic [5:0] FMT_MASK = 6'b111111
+) (
   input  logic [2:0]        fmt_i,
+  output logic              ok_o,      // fmt_i is one of the supported formats
   output logic [2:0]        mbits_o,   // stored fraction bits
   output logic [4:0]        bias_o,
   output logic signed [5:0] emin_o,    // smallest normal exponent (INT: 0)
@@ -19,9 +26,18 @@ module mx_fmt_params (
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  // formats beyond the table read as format 0 (the RTL's formats are 0 .. MX_ELEM_COUNT-1)
+  // the lowest supported format: the numbers an unsupported fmt_i reads
+  function automatic logic [2:0] first_fmt(input logic [5:0] m);
+    first_fmt = 3'd0;
+    for (int j = 5; j >= 0; j--) if (m[j]) first_fmt = 3'(j);
+  endfunction
+  localparam logic [7:0] SUPPORTED = 8'(FMT_MASK) & 8'((1 << MX_ELEM_COUNT) - 1);
+  localparam logic [2:0] FIRST     = first_fmt(FMT_MASK);
+  localparam bit         SINGLE    = (FMT_MASK & (FMT_MASK - 6'd1)) == 6'd0;
+
   logic [2:0] f;
-  assign f = (32'(fmt_i) < MX_ELEM_COUNT) ? fmt_i : 3'd0;
+  assign ok_o = SUPPORTED[fmt_i];
+  assign f    = (SINGLE || !ok_o) ? FIRST : fmt_i;   // single format: a constant index
 
   assign mbits_o   = MX_ELEM_MBITS[3*f +: 3];
   assign bias_o    = MX_ELEM_BIAS[5*f +: 5];

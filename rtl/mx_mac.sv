@@ -6,10 +6,12 @@
 // Specials: a NaN scale or element, Inf * 0, +Inf + -Inf give NaN (0x7FC00000); E5M2 Inf
 // operands give +-Inf; an exact-zero block is -0 only if all products are -0 (or, when nonzero
 // products cancel, under rdn).  valid/ready, II = 1, latency 3 cycles; out_acc_o is the
-// accumulator after each beat.
+// accumulator after each beat.  FMT_MASK (elaboration time) names the formats both operands
+// support; an unsupported fmt_a_i or fmt_b_i makes the block's dot NaN (0x7FC00000).
 // SPDX-License-Identifier: MIT
 module mx_mac #(
-  parameter int K = 32
+  parameter int K = 32,
+  parameter logic [5:0] FMT_MASK = 6'b111111  // bit f: MX_FMT f supported
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -59,13 +61,15 @@ module mx_mac #(
   logic [4:0]        bi_a, bi_b;
   logic signed [5:0] en_a, en_b, ex_a, ex_b;
   logic [7:0]        mm_a, mm_b, sm_a, sm_b, sg_a, sg_b;
-  logic              ii_a, ii_b, ie_a, ie_b, if_a, if_b;
-  mx_fmt_params u_pa (.fmt_i(fa1), .mbits_o(mb_a), .bias_o(bi_a), .emin_o(en_a), .emax_o(ex_a),
-                      .maxmag_o(mm_a), .sigmax_o(sm_a), .signbit_o(sg_a), .is_int_o(ii_a),
-                      .is_ieee_o(ie_a), .is_fn_o(if_a));
-  mx_fmt_params u_pb (.fmt_i(fb1), .mbits_o(mb_b), .bias_o(bi_b), .emin_o(en_b), .emax_o(ex_b),
-                      .maxmag_o(mm_b), .sigmax_o(sm_b), .signbit_o(sg_b), .is_int_o(ii_b),
-                      .is_ieee_o(ie_b), .is_fn_o(if_b));
+  logic              ii_a, ii_b, ie_a, ie_b, if_a, if_b, ok_a, ok_b;
+  mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_pa (
+                      .fmt_i(fa1), .ok_o(ok_a), .mbits_o(mb_a), .bias_o(bi_a), .emin_o(en_a),
+                      .emax_o(ex_a), .maxmag_o(mm_a), .sigmax_o(sm_a), .signbit_o(sg_a),
+                      .is_int_o(ii_a), .is_ieee_o(ie_a), .is_fn_o(if_a));
+  mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_pb (
+                      .fmt_i(fb1), .ok_o(ok_b), .mbits_o(mb_b), .bias_o(bi_b), .emin_o(en_b),
+                      .emax_o(ex_b), .maxmag_o(mm_b), .sigmax_o(sm_b), .signbit_o(sg_b),
+                      .is_int_o(ii_b), .is_ieee_o(ie_b), .is_fn_o(if_b));
 
   // products in the fixed-point window (lsb 2^-32 before scaling)
   logic [K-1:0]    s_a, s_b, z_a, z_b, n_a, n_b, i_a, i_b;
@@ -106,7 +110,8 @@ module mx_mac #(
   logic               nan, pinf, ninf, any_nz, all_neg, all_pos;
   always_comb begin
     sum     = $signed(tree[72 +: 72]);
-    nan     = sa1 == 8'hFF || sb1 == 8'hFF || |l_nan;      // OCP 5.1: a NaN scale
+    nan     = sa1 == 8'hFF || sb1 == 8'hFF || |l_nan      // OCP 5.1: a NaN scale
+              || !ok_a || !ok_b;                           // an unsupported format
     pinf    = |l_pinf;
     ninf    = |l_ninf;
     // an exact-zero block: -0 only if every product is -0 (IEEE 754 6.3)

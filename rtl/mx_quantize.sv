@@ -2,7 +2,8 @@
 // E8M0 scale, 32 element codes and block flags, bit-exact with libmxgold's mx_quantize under the
 // OCP-default special-value policy (NaN/Inf in the block: scale 0xFF and codes 0; all-zero block:
 // scale 0x00; zero signs kept; INT8 -127..127; FP32 subnormal inputs kept).
-// Runtime: element format (all six OCP formats), rounding (all eight modes of roundings.def; sr
+// Runtime: element format (the six OCP formats, or those of FMT_MASK; an unsupported fmt_i gives
+// the NaN scale 0xFF, codes 0 and the INVALID flag), rounding (all eight modes of roundings.def; sr
 // with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil), overflow
 // (sat | ovf), FP32 or BF16 lanes.
 // valid/ready, fully pipelined: II = 1, latency 3 cycles (input register, scale register, output
@@ -10,7 +11,8 @@
 // SPDX-License-Identifier: MIT
 module mx_quantize #(
   parameter int K = 32,
-  parameter int SR_BITS = 16
+  parameter int SR_BITS = 16,
+  parameter logic [5:0] FMT_MASK = 6'b111111  // bit f: MX_FMT f supported (elaboration time)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -77,9 +79,10 @@ module mx_quantize #(
   logic [4:0]        bias1;
   logic signed [5:0] emin1, emax1;
   logic [7:0]        maxmag1, sigmax1, signbit1;
-  logic              isint1, isieee1, isfn1;
-  mx_fmt_params u_fp1 (.fmt_i(fmt1), .mbits_o(mbits1), .bias_o(bias1), .emin_o(emin1),
-                       .emax_o(emax1), .maxmag_o(maxmag1), .sigmax_o(sigmax1),
+  logic              isint1, isieee1, isfn1, fmtok1;
+  mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_fp1 (
+                       .fmt_i(fmt1), .ok_o(fmtok1), .mbits_o(mbits1), .bias_o(bias1),
+                       .emin_o(emin1), .emax_o(emax1), .maxmag_o(maxmag1), .sigmax_o(sigmax1),
                        .signbit_o(signbit1), .is_int_o(isint1), .is_ieee_o(isieee1),
                        .is_fn_o(isfn1));
 
@@ -92,10 +95,10 @@ module mx_quantize #(
   logic [7:0]        scale_code, bflags;
   logic              nan_scale;
   always_comb begin
-    nan_scale = any_nan_inf;
+    nan_scale = any_nan_inf || !fmtok1;          // an unsupported format: invalid too
     bflags = 8'd0;
     x_scale = 10'sd0;
-    if (any_nan_inf) begin
+    if (nan_scale) begin
       x_scale = 10'sd0;                          // NaN scale: no exponent, no clamp flag
     end else if (amax == 31'd0) begin
       x_scale = -10'sd127;                       // all-zero block: scale 0x00 (2^-127)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # trtl -- RTL checks: Verilator -Wall lint, the Yosys 0.23 subset (parses, elaborates, no
-# latches), every committed quantize and block-fp32 dot vector file through the co-simulation,
-# a corrupted expected field that mxsim must catch and name, and a waveform dump.
+# latches; also a single-format FMT_MASK build of each unit), every committed quantize and
+# block-fp32 dot vector file through the co-simulation, a corrupted expected field that mxsim
+# must catch and name, and a waveform dump.
 # Usage: trtl.sh BUILD_BIN_DIR SOURCE_DIR      (exit 77 when Verilator or Yosys is missing)
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 rtl=$src/rtl
-command -v verilator >/dev/null && [ -x "$bin/mxsim" ] || { echo "trtl: no verilator/mxsim: skipped"; exit 77; }
+command -v verilator >/dev/null && [ -x "$bin/mxsim" ] && [ -x "$bin/mxsim-e5m2" ] || { echo "trtl: no verilator/mxsim/mxsim-e5m2: skipped"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass+1)); }
@@ -20,6 +21,12 @@ for top in "mx_quantize:$quant" "mx_mac:$mac"; do
   (cd "$rtl" && verilator --lint-only -Wall -I. --top-module "$name" $files) > "$tmp/lint" 2>&1 \
     && ok || { ko "verilator -Wall lint of $name"; head -20 "$tmp/lint"; }
 done
+# and the single-format build of each (FMT_MASK = E5M2 only, the others constant-folded away)
+for top in "mx_quantize:$quant:6'h02" "mx_mac:$mac:6'h02"; do
+  name=${top%%:*} rest=${top#*:} files=${rest%:*} mask=${top##*:}
+  (cd "$rtl" && verilator --lint-only -Wall -I. --top-module "$name" -GFMT_MASK="$mask" $files) > "$tmp/lint" 2>&1 \
+    && ok || { ko "verilator -Wall lint of $name FMT_MASK=$mask"; head -20 "$tmp/lint"; }
+done
 # every .sv file is one module named after the file (DECLFILENAME is part of -Wall above)
 for f in "$rtl"/*.sv; do
   m=$(grep -m1 -oE '^module [a-z0-9_]+' "$f" | cut -d' ' -f2)
@@ -28,10 +35,10 @@ done
 
 # 2. Yosys 0.23 accepts the subset we write in and finds no latch
 if command -v yosys >/dev/null; then
-  for top in "mx_quantize:$quant" "mx_mac:$mac"; do
-    name=${top%%:*} files=${top#*:}
-    (cd "$rtl" && yosys -q -p "read_verilog -sv -I. $files; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr") > "$tmp/ys" 2>&1 \
-      && ok || { ko "yosys parse/no-latch of $name"; tail -20 "$tmp/ys"; }
+  for top in "mx_quantize:$quant:" "mx_mac:$mac:" "mx_quantize:$quant:2" "mx_mac:$mac:2"; do
+    name=${top%%:*} rest=${top#*:} files=${rest%:*} mask=${top##*:}
+    (cd "$rtl" && yosys -q -p "read_verilog -sv -I. $files; ${mask:+chparam -set FMT_MASK $mask $name;} hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr") > "$tmp/ys" 2>&1 \
+      && ok || { ko "yosys parse/no-latch of $name ${mask:+FMT_MASK=$mask}"; tail -20 "$tmp/ys"; }
   done
 else
   echo "trtl: yosys not installed: the synthesis-subset check is skipped"
@@ -49,6 +56,24 @@ for f in "$src"/vectors/ocp/quantize/*.mxv "$src"/vectors/ocp/dot/*-block-fp32.m
 done
 echo "trtl: $nv vector files passed through the RTL, $ns not implemented by it (policies other than OCP)"
 [ "$nv" -ge 80 ] && ok || ko "too few vector files ran ($nv)"
+
+# 3b. the single-format builds (FMT_MASK = E5M2 only) on E5M2: the same bits as the golden model
+nf=0
+for f in "$src"/vectors/ocp/quantize/e5m2-*.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-block-fp32.mxv; do
+  "$bin/mxsim-e5m2" --vectors "$f" --quiet > "$tmp/out" 2>&1; rc=$?
+  case $rc in
+    0) nf=$((nf+1)); ok ;;
+    77) ;;
+    *) ko "mxsim-e5m2 $f"; tail -8 "$tmp/out" ;;
+  esac
+done
+"$bin/mxsim-e5m2" --unit quantize --random 2000 --format e5m2 --stalls 25 --quiet > "$tmp/out" 2>&1 \
+  && ok || { ko "mxsim-e5m2 --unit quantize --random 2000 --format e5m2"; tail -8 "$tmp/out"; }
+# ... and the mask is in effect: every E4M3 block gives the NaN scale, flag invalid, codes 0
+"$bin/mxsim-e5m2" --vectors "$src/vectors/ocp/quantize/e4m3-rne.mxv" --errors 1000 > "$tmp/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "^  dut: " "$tmp/out" && ! grep "^  dut: " "$tmp/out" | grep -vq "scale FF flags 10 codes\( 00\)\{32\}$" \
+  && ok || { ko "mxsim-e5m2 on E4M3 vectors: rc=$rc, or a block not refused"; grep -m3 "^  dut: " "$tmp/out"; }
+echo "trtl: $nf E5M2 vector files and 2000 random E5M2 blocks through the single-format build"
 
 # 4. a corrupted expected field is caught and its case named (file:line)
 v=$src/vectors/ocp/quantize/e4m3-rne.mxv
