@@ -1,16 +1,19 @@
 /* tkernels -- the CPU kernels (libmxk) against libmxgold, bit for bit, on every path this CPU
  * runs (ref, generic, avx2, avx512; others reported as not run):
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
- *             x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
+ *             sr x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
  *             format with NaN, Inf, zeros and subnormals mixed in; 1024 wide-range FP32 blocks
- *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules
+ *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules; sr
+ *             through mxk_quantize_sr with fresh random words per call (libmxgold: the same
+ *             low 16 bits under random high ones)
  *   dequantize: every scale x every code of every format, to FP32 and BF16, unpacked and packed
  *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
  *   and all of it but the BF16 sweeps again with the FPU flushing FP32 subnormals (FTZ+DAZ), on
  *   data whose golden results hold none: no kernel has a subnormal intermediate
- *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt and mxk_dequantize_mt on 1 2 3 7 and 0
- *             threads, byte-identical to the one-thread calls and libmxgold (mt_tests)
+ *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt, mxk_quantize_sr_mt and
+ *             mxk_dequantize_mt on 1 2 3 7 and 0 threads, byte-identical to the one-thread calls
+ *             and libmxgold (mt_tests); every rejected argument (mt_invalid)
  * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L

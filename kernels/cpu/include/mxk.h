@@ -33,7 +33,8 @@ const char *mxk_path_name (mxk_path p);
  * mxk_quantize -- n values (n a multiple of 32; in_fmt MX_FP32 or MX_BF16) to n/32 E8M0 scales
  * and n element codes of elem, under the OCP-default special-value policy (NaN/Inf block: scale
  * 0xFF, codes 0; zero block 0x00; signs of zero kept; INT8 -127..127; saturation).
- * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN. */
+ * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN (MX_SR,
+ * which needs random words, through mxk_quantize_sr). */
 int mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing);
 

@@ -1,5 +1,6 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
- * Quantize, every rounding, takes the magic-add route below, four blocks at a time.  Blocks off
+ * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
+ * four blocks at a time.  Blocks off
  * the fast range (zero, tiny, huge, NaN, Inf) take mxk_generic.c's lane formula with masks
  * instead of branches, extended to FP32 subnormals (block_any); the two element pairs whose exact dot
  * overflows a double take the scalar routine.  Compiled with
