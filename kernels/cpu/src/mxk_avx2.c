@@ -60,10 +60,11 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   k.rcp = _mm256_set1_ps (f->rcp_max);
   /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
   k.tiny = S1 (24 << 23);
-  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
-  k.sc0 = S1 ((254 + f->mbits) << 23);
+  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 (unsigned: 257 << 23 overflows
+   * an int) */
+  k.sc0 = S1 ((int) ((uint32_t) (254 + f->mbits) << 23));
   /* sr: 2^(mbits - E' + 16), the same way; INT8: 2^16 */
-  k.sc16 = S1 ((254 + f->mbits + MXK_SR_BITS) << 23);
+  k.sc16 = S1 ((int) ((uint32_t) (254 + f->mbits + MXK_SR_BITS) << 23));
   k.i16 = _mm256_set1_ps (65536.0f);
   k.sign = S1 ((int) 0x80000000u);
   /* rup, rdn: (127 + mbits) << 23, without and with the sign bit (INT8: t is y already) */
