@@ -11,8 +11,9 @@
  * and format of the path cpuid picks to the fastest path this CPU has.  Then the multi-threaded
  * entry points (mxk_quantize_mt, mxk_dequantize_mt) on T = the online CPUs, beside the same
  * streams run on T threads over the same buffers (an all-core stream, with the kernels' chunks,
- * scheduling, thread start and join).  Then quantize under rna rtz rup rdn against rne on the
- * same path, alternating (over the whole input, and in cache).  Not a test; ends with key=value
+ * scheduling, thread start and join).  Then quantize under rna rtz rup rdn and sr
+ * (mxk_quantize_sr, random words generated once, outside the timing) against rne on the same
+ * path, alternating (over the whole input, and in cache).  Not a test; ends with key=value
  * lines.
  * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
  * SPDX-License-Identifier: MIT */
@@ -213,8 +214,9 @@ main (int argc, char **argv)
               "  elemsub special, and tiny apart); path: auto ref generic avx2 avx512 (default:\n"
               "  the one cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online\n"
               "  CPUs beside the same streams on as many threads; then quantize under rna rtz rup\n"
-              "  rdn against rne on the same path (alternating, best of 7; whole input and a\n"
-              "  256 KiB slice in cache).  Ends with key=value lines.\n");
+              "  rdn and sr (16-bit random words made beforehand) against rne on the same path\n"
+              "  (alternating, best of 7; whole input and a 256 KiB slice in cache).  Ends with\n"
+              "  key=value lines.\n");
       return 0;
     }
   unsigned long long mib = 256;
@@ -417,11 +419,24 @@ main (int argc, char **argv)
    * input (DRAM), and over its first 256 KiB quantized RND_LOOPS times per timing (in cache,
    * where the kernels' own speed shows) */
   enum { RND_REPS = 7, RND_LOOPS = 32 };
-  static const mx_rounding rrnd[] = { MX_RNA, MX_RTZ, MX_RUP, MX_RDN };
-  static const char *const rrname[] = { "rna", "rtz", "rup", "rdn" };
+  static const mx_rounding rrnd[] = { MX_RNA, MX_RTZ, MX_RUP, MX_RDN, MX_SR };
+  static const char *const rrname[] = { "rna", "rtz", "rup", "rdn", "sr" };
   enum { NRR = sizeof rrnd / sizeof rrnd[0] };
   double rr[MX_FORMAT_COUNT][NRR], rrc[MX_FORMAT_COUNT][NRR];
   size_t nc = n < 65536 ? n : 65536; /* 256 KiB of FP32 */
+  /* sr's random words, one per element (2 B more read per element) */
+  uint16_t *rbits = malloc (n * 2);
+  if (!rbits)
+    {
+      fprintf (stderr, "bench-kernels: out of memory\n");
+      return 1;
+    }
+  for (size_t i = 0; i < n; i += 4)
+    {
+      unsigned long long y = mxv_rng_next (&r);
+      for (size_t j = 0; j < 4 && i + j < n; j++)
+        rbits[i + j] = (uint16_t) (y >> (16 * j));
+    }
   for (int f = 0; f < nf; f++)
     for (int j = 0; j < NRR; j++)
       for (int cache = 0; cache < 2; cache++)
@@ -435,7 +450,10 @@ main (int argc, char **argv)
                 mx_rounding rd = which ? rrnd[j] : MX_RNE;
                 double t0 = bench_now ();
                 for (int l = 0; l < loops; l++)
-                  mxk_quantize (scales, codes, in, MX_FP32, m, fmts[f], MX_SCALE_FLOOR, rd, MX_PACKING_UNPACKED);
+                  if (rd == MX_SR)
+                    mxk_quantize_sr (scales, codes, in, MX_FP32, m, fmts[f], MX_SCALE_FLOOR, rbits, MX_PACKING_UNPACKED);
+                  else
+                    mxk_quantize (scales, codes, in, MX_FP32, m, fmts[f], MX_SCALE_FLOOR, rd, MX_PACKING_UNPACKED);
                 double dt = bench_now () - t0;
                 if (which)
                   tr = dt < tr ? dt : tr;
@@ -489,10 +507,12 @@ main (int argc, char **argv)
   for (int f = 0; f < nf; f++)
     printf ("quantize_mt_%s_gbs=%.3f\nquantize_mt_%s_vs_stream_mt=%.3f\ndequantize_mt_%s_vs_stream_mt=%.3f\n",
             names[f], qm_gbs[f], names[f], rqm[f], names[f], rdqm[f]);
-  for (int f = 0; f < nf; f++)
-    for (int j = 0; j < NRR; j++)
-      printf ("quantize_%s_%s_vs_rne=%.3f\nquantize_%s_%s_vs_rne_cache=%.3f\n", names[f], rrname[j], rr[f][j],
-              names[f], rrname[j], rrc[f][j]);
-  free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2);
+  /* sr's keys (the last rounding) after all the others' */
+  for (int last = 0; last < 2; last++)
+    for (int f = 0; f < nf; f++)
+      for (int j = last ? NRR - 1 : 0; j < (last ? NRR : NRR - 1); j++)
+        printf ("quantize_%s_%s_vs_rne=%.3f\nquantize_%s_%s_vs_rne_cache=%.3f\n", names[f], rrname[j], rr[f][j],
+                names[f], rrname[j], rrc[f][j]);
+  free (in), free (wide), free (codes), free (codes2), free (scales), free (scales2), free (rbits);
   return 0;
 }

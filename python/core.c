@@ -276,16 +276,17 @@ py_quantize (PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* quantize_fast(input, in_id, n, elem_id, rule, rnd, scales, codes): libmxk, block 32, OCP policy. */
+/* quantize_fast(input, in_id, n, elem_id, rule, rnd, scales, codes[, rbits]): libmxk, block
+ * 32, OCP policy; rbits (sr): n uint16 words, mxk_quantize_sr. */
 static PyObject *
 py_quantize_fast (PyObject *self, PyObject *args)
 {
   (void) self;
-  PyObject *oin, *osc, *oco;
+  PyObject *oin, *osc, *oco, *orb = Py_None;
   int in_id, elem, rule, rnd;
   Py_ssize_t n;
-  if (!PyArg_ParseTuple (args, "OiniiiOO:quantize_fast", &oin, &in_id, &n, &elem, &rule, &rnd,
-                         &osc, &oco))
+  if (!PyArg_ParseTuple (args, "OiniiiOO|O:quantize_fast", &oin, &in_id, &n, &elem, &rule, &rnd,
+                         &osc, &oco, &orb))
     return NULL;
   if (n < 0 || n % MX_BLOCK || (in_id != MX_FP32 && in_id != MX_BF16))
     {
@@ -293,15 +294,23 @@ py_quantize_fast (PyObject *self, PyObject *args)
       return NULL;
     }
   bufset s = { .n = 0 };
+  Py_buffer *rb;
   if (bufs_get (&s, oin, 0, n, in_id == MX_FP32 ? 4 : 2, "input")
-      || bufs_get (&s, osc, 1, n / MX_BLOCK, 1, "scales") || bufs_get (&s, oco, 1, n, 1, "codes"))
+      || bufs_get (&s, osc, 1, n / MX_BLOCK, 1, "scales") || bufs_get (&s, oco, 1, n, 1, "codes")
+      || bufs_opt (&s, &rb, orb, 0, n, 2, "rbits"))
     return bufs_release (&s), NULL;
   int st;
   Py_BEGIN_ALLOW_THREADS
-  st = n ? mxk_quantize (s.b[1].buf, s.b[2].buf, s.b[0].buf, (mx_format_id) in_id, (size_t) n,
-                         (mx_format_id) elem, (mx_scale_rule) rule, (mx_rounding) rnd,
-                         MX_PACKING_UNPACKED)
-         : MX_OK;
+  if (n == 0)
+    st = MX_OK;
+  else if (rnd == MX_SR)
+    st = mxk_quantize_sr (s.b[1].buf, s.b[2].buf, s.b[0].buf, (mx_format_id) in_id, (size_t) n,
+                          (mx_format_id) elem, (mx_scale_rule) rule, rb ? rb->buf : NULL,
+                          MX_PACKING_UNPACKED);
+  else
+    st = mxk_quantize (s.b[1].buf, s.b[2].buf, s.b[0].buf, (mx_format_id) in_id, (size_t) n,
+                       (mx_format_id) elem, (mx_scale_rule) rule, (mx_rounding) rnd,
+                       MX_PACKING_UNPACKED);
   Py_END_ALLOW_THREADS
   bufs_release (&s);
   if (st != MX_OK)
@@ -1300,7 +1309,7 @@ py_random (PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
   { "quantize", py_quantize, METH_VARARGS, "libmxgold mx_quantize over blocks" },
-  { "quantize_fast", py_quantize_fast, METH_VARARGS, "libmxk mxk_quantize" },
+  { "quantize_fast", py_quantize_fast, METH_VARARGS, "libmxk mxk_quantize (sr: mxk_quantize_sr)" },
   { "dequantize", py_dequantize, METH_VARARGS, "libmxgold mx_dequantize over blocks" },
   { "dequantize_fast", py_dequantize_fast, METH_VARARGS, "libmxk mxk_dequantize" },
   { "cast", py_cast, METH_VARARGS, "libmxgold mx_cast over values" },

@@ -1,16 +1,19 @@
 /* tkernels -- the CPU kernels (libmxk) against libmxgold, bit for bit, on every path this CPU
  * runs (ref, generic, avx2, avx512; others reported as not run):
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
- *             x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
+ *             sr x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
  *             format with NaN, Inf, zeros and subnormals mixed in; 1024 wide-range FP32 blocks
- *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules
+ *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules; sr
+ *             through mxk_quantize_sr with fresh random words per call (libmxgold: the same
+ *             low 16 bits under random high ones)
  *   dequantize: every scale x every code of every format, to FP32 and BF16, unpacked and packed
  *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
  *   and all of it but the BF16 sweeps again with the FPU flushing FP32 subnormals (FTZ+DAZ), on
  *   data whose golden results hold none: no kernel has a subnormal intermediate
- *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt and mxk_dequantize_mt on 1 2 3 7 and 0
- *             threads, byte-identical to the one-thread calls and libmxgold (mt_tests)
+ *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt, mxk_quantize_sr_mt and
+ *             mxk_dequantize_mt on 1 2 3 7 and 0 threads, byte-identical to the one-thread calls
+ *             and libmxgold (mt_tests); every rejected argument (mt_invalid)
  * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -19,7 +22,8 @@
 #include "tests.h"
 
 static long n;
-static const mx_rounding rnds[] = { MX_RNE, MX_RNA, MX_RTZ, MX_RUP, MX_RDN };
+static const mx_rounding rnds[] = { MX_RNE, MX_RNA, MX_RTZ, MX_RUP, MX_RDN, MX_SR };
+#define NRND (sizeof rnds / sizeof rnds[0])
 static mxk_path paths[MXK_PATH_COUNT];
 static int npaths;
 
@@ -57,13 +61,36 @@ is_sub (uint32_t u, int bf16)
   return m != 0 && m <= (bf16 ? 0x0080u : 0x007FFFFFu);
 }
 
-/* golden quantize of nb blocks (in: FP32 or BF16 patterns) */
+/* sr's random words: libmxgold's full 32-bit words (rw) and the kernels' 16-bit ones (rk, the
+ * low half, as mxk.h says: libmxgold's sr_bits is 16), from the tests' generator.  The low
+ * halves favour the edges (0: truncation; 0xFFFF: up on any discarded bit of weight 2^-16
+ * quanta or more; 0x8000; 1), the high halves are random, which libmxgold must ignore. */
+static rng rbits_rng;
+static void
+gen_rbits (uint32_t *rw, uint16_t *rk, size_t count)
+{
+  static const uint16_t edge[] = { 0, 0xFFFF, 0x8000, 1 };
+  for (size_t i = 0; i < count; i++)
+    {
+      uint64_t y = rng_next (&rbits_rng);
+      uint16_t lo = y % 8 < 4 ? edge[y % 8] : (uint16_t) (y >> 8);
+      rw[i] = (uint32_t) (y >> 32) << 16 | lo;
+      rk[i] = lo;
+    }
+}
+
+/* golden quantize of nb blocks (in: FP32 or BF16 patterns; rw: sr's words, else NULL) */
 static void
 golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, size_t nb,
-          mx_format_id elem, mx_scale_rule rule, mx_rounding rnd)
+          mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint32_t *rw)
 {
   mx_policy p = mx_policy_ocp ();
   p.scale_rule = rule;
+  if (rnd == MX_SR && p.sr_bits != 16)
+    {
+      fprintf (stderr, "tkernels: libmxgold's default sr_bits is %u, not the kernels' 16\n", p.sr_bits);
+      exit (1);
+    }
   for (size_t b = 0; b < nb; b++)
     {
       uint64_t x[32], s, c[32];
@@ -71,7 +98,7 @@ golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, s
         x[i] = infmt == MX_BF16 ? ((const uint16_t *) in)[b * 32 + (size_t) i]
                                 : ((const uint32_t *) in)[b * 32 + (size_t) i];
       mx_quantize (&s, c, NULL, NULL, mx_format_get (elem), E8M0, mx_format_get (infmt), x, 32,
-                   NULL, &p, rnd);
+                   rw ? rw + b * 32 : NULL, &p, rnd);
       scales[b] = (uint8_t) s;
       for (int i = 0; i < 32; i++)
         codes[b * 32 + (size_t) i] = (uint8_t) c[i];
@@ -87,13 +114,27 @@ pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mx_format_id elem, mx_p
     mx_pack (dst + b * pb, codes + b * 32, 32, mx_format_get (elem), p);
 }
 
-/* every path's quantize of the same input against the golden result */
+/* The kernel quantize of rnd: mxk_quantize_sr with rk for sr, else mxk_quantize. */
+static int
+kernel_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, size_t n,
+          mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rk, mx_packing pk)
+{
+  if (rnd == MX_SR)
+    return mxk_quantize_sr (scales, codes, in, infmt, n, elem, rule, rk, pk);
+  return mxk_quantize (scales, codes, in, infmt, n, elem, rule, rnd, pk);
+}
+
+/* every path's quantize of the same input against the golden result (sr: fresh random words) */
 static void
 check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_scale_rule rule,
          mx_rounding rnd, const char *what)
 {
   static uint8_t gs[4096], gc[4096 * 32], ks[4096], kc[4096 * 32], gp[4096 * 32];
-  golden_q (gs, gc, in, infmt, nb, elem, rule, rnd);
+  static uint32_t rw[4096 * 32];
+  static uint16_t rk[4096 * 32];
+  if (rnd == MX_SR)
+    gen_rbits (rw, rk, nb * 32);
+  golden_q (gs, gc, in, infmt, nb, elem, rule, rnd, rnd == MX_SR ? rw : NULL);
   const mx_format *f = mx_format_get (elem);
   mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
   pack_all (gp, gc, nb, elem, pk);
@@ -107,7 +148,7 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
           if (packed && pk == MX_PACKING_UNPACKED)
             continue;
           unsigned csr = flush_on ();
-          int rc = mxk_quantize (ks, kc, in, infmt, nb * 32, elem, rule, rnd, use);
+          int rc = kernel_q (ks, kc, in, infmt, nb * 32, elem, rule, rnd, rk, use);
           flush_off (csr);
           n++;
           const uint8_t *want = packed ? gp : gc;
@@ -127,7 +168,11 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
                   fprintf (stderr, "\n  kernel/golden:");
                   for (int i = 0; i < 32; i++)
                     if (kc[b * 32 + (size_t) i] != gc[b * 32 + (size_t) i])
-                      fprintf (stderr, " [%d] %02X/%02X", i, kc[b * 32 + (size_t) i], gc[b * 32 + (size_t) i]);
+                      {
+                        fprintf (stderr, " [%d] %02X/%02X", i, kc[b * 32 + (size_t) i], gc[b * 32 + (size_t) i]);
+                        if (rnd == MX_SR)
+                          fprintf (stderr, " (r %04X)", rk[b * 32 + (size_t) i]);
+                      }
                   fprintf (stderr, "\n");
                   break;
                 }
@@ -171,25 +216,25 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
       if ((h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16))
           || (h->pol.scale_rule != MX_SCALE_FLOOR && h->pol.scale_rule != MX_SCALE_RCEIL_FP32)
           || (h->rnd != MX_RNE && h->rnd != MX_RNA && h->rnd != MX_RTZ
-              && h->rnd != MX_RUP && h->rnd != MX_RDN)
+              && h->rnd != MX_RUP && h->rnd != MX_RDN && h->rnd != MX_SR)
+          || (h->rnd == MX_SR && (h->pol.sr_bits != 16 || h->pol.sr_frac != MX_SR_FRAC_TRUNC))
           || h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
           || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
           || h->pol.subnormals != ocp.subnormals || h->pol.zero_scale != 0
           || h->packing == MX_PACKING_FP4_J_J16)
         return 77;
       uint32_t in32[32];
-      uint16_t in16[32];
+      uint16_t in16[32], rk[32];
       for (int i = 0; i < 32; i++)
-        in32[i] = (uint32_t) c->in[i], in16[i] = (uint16_t) c->in[i];
+        in32[i] = (uint32_t) c->in[i], in16[i] = (uint16_t) c->in[i], rk[i] = (uint16_t) c->rbits[i];
       for (int p = 0; p < npaths; p++)
         {
           uint8_t s, k[32], want[32];
           mxk_use_path (paths[p]);
           mx_packing pk = h->packing;
-          mxk_quantize (&s, k, h->in == mx_format_get (MX_BF16) ? (const void *) in16 : in32,
-                        h->in == mx_format_get (MX_BF16) ? MX_BF16 : MX_FP32, 32,
-                        h->elem->id, h->pol.scale_rule,
-                        h->rnd, pk);
+          kernel_q (&s, k, h->in == mx_format_get (MX_BF16) ? (const void *) in16 : in32,
+                    h->in == mx_format_get (MX_BF16) ? MX_BF16 : MX_FP32, 32, h->elem->id,
+                    h->pol.scale_rule, h->rnd, rk, pk);
           uint8_t codes[32];
           for (int i = 0; i < 32; i++)
             codes[i] = (uint8_t) c->codes[i];
@@ -268,8 +313,12 @@ mt_quantize (mx_format_id elem, const void *in, mx_format_id infmt, mx_scale_rul
 {
   static uint8_t gs[MT_NB], gc[MT_NB * 32], gp[MT_NB * 32];
   static uint8_t s1[MT_NB + 64], c1[MT_NB * 32 + 64], sm[MT_NB + 64], cm[MT_NB * 32 + 64];
+  static uint32_t rw[MT_NB * 32];
+  static uint16_t rk[MT_NB * 32];
   const mx_format *f = mx_format_get (elem);
-  golden_q (gs, gc, in, infmt, MT_NB, elem, rule, rnd);
+  if (rnd == MX_SR)
+    gen_rbits (rw, rk, MT_NB * 32);
+  golden_q (gs, gc, in, infmt, MT_NB, elem, rule, rnd, rnd == MX_SR ? rw : NULL);
   mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
   pack_all (gp, gc, MT_NB, elem, pk);
   for (int p = 0; p < npaths; p++)
@@ -282,11 +331,12 @@ mt_quantize (mx_format_id elem, const void *in, mx_format_id infmt, mx_scale_rul
           {
             size_t nb = mt_sizes[si];
             memset (s1, CANARY, sizeof s1), memset (c1, CANARY, sizeof c1);
-            int rc1 = mxk_quantize (s1, c1, in, infmt, nb * 32, elem, rule, rnd, use);
+            int rc1 = kernel_q (s1, c1, in, infmt, nb * 32, elem, rule, rnd, rk, use);
             for (size_t ti = 0; ti < sizeof mt_threads / sizeof mt_threads[0]; ti++)
               {
                 memset (sm, CANARY, sizeof sm), memset (cm, CANARY, sizeof cm);
-                int rc = mxk_quantize_mt (sm, cm, in, infmt, nb * 32, elem, rule, rnd, use, mt_threads[ti]);
+                int rc = rnd == MX_SR ? mxk_quantize_sr_mt (sm, cm, in, infmt, nb * 32, elem, rule, rk, use, mt_threads[ti])
+                                      : mxk_quantize_mt (sm, cm, in, infmt, nb * 32, elem, rule, rnd, use, mt_threads[ti]);
                 n++;
                 CHECK (rc == 0 && rc1 == 0 && memcmp (sm, s1, sizeof sm) == 0 && memcmp (cm, c1, sizeof cm) == 0
                        && memcmp (sm, gs, nb) == 0 && memcmp (cm, packed ? gp : gc, nb * pb) == 0
@@ -414,12 +464,50 @@ mt_invalid (void)
                    "invalid case %zu, %u threads, path %s: quantize %d/%d, dequantize %d/%d",
                    i, ths[t], mxk_path_name (paths[p]), rq, rq1, rd, rd1);
           }
+      /* sr (mxk_quantize_sr, _sr_mt): every case above but the bad rounding (sr takes none)
+       * rejected with random words given; no words (NULL), on valid arguments, and MX_SR
+       * through mxk_quantize (which takes none) rejected too; n = 0 with words is MX_OK */
+      static uint16_t rk[64 * 32];
+      for (size_t i = 0; i <= sizeof bad / sizeof bad[0] + 1; i++)
+        for (size_t t = 0; t < sizeof ths / sizeof ths[0]; t++)
+          {
+            int valid = i >= sizeof bad / sizeof bad[0];
+            if (!valid && bad[i].rnd != MX_RNE)
+              continue;
+            memset (s, CANARY, sizeof s), memset (c, CANARY, sizeof c);
+            const uint16_t *rb = valid ? NULL : rk;
+            mx_format_id inf = valid ? MX_FP32 : bad[i].in, el = valid ? MX_E4M3 : bad[i].elem;
+            mx_scale_rule ru = valid ? MX_SCALE_FLOOR : bad[i].rule;
+            mx_packing pk = valid ? MX_PACKING_UNPACKED : bad[i].pk;
+            size_t nn = valid ? 64 * 32 : bad[i].n;
+            int rq1, rq;
+            if (i == sizeof bad / sizeof bad[0] + 1)
+              {
+                rq1 = mxk_quantize (s, c, in, inf, nn, el, ru, MX_SR, pk);
+                rq = mxk_quantize_mt (s, c, in, inf, nn, el, ru, MX_SR, pk, ths[t]);
+              }
+            else
+              {
+                rq1 = mxk_quantize_sr (s, c, in, inf, nn, el, ru, rb, pk);
+                rq = mxk_quantize_sr_mt (s, c, in, inf, nn, el, ru, rb, pk, ths[t]);
+              }
+            n++;
+            CHECK (rq == MX_EINVAL && rq1 == MX_EINVAL && s[0] == CANARY && c[0] == CANARY,
+                   "sr invalid case %zu, %u threads, path %s: quantize_sr %d, quantize_sr_mt %d",
+                   i, ths[t], mxk_path_name (paths[p]), rq1, rq);
+          }
+      int rz1 = mxk_quantize_sr (s, c, in, MX_FP32, 0, MX_E4M3, MX_SCALE_FLOOR, rk, MX_PACKING_UNPACKED);
+      int rz = mxk_quantize_sr_mt (s, c, in, MX_FP32, 0, MX_E4M3, MX_SCALE_FLOOR, rk, MX_PACKING_UNPACKED, 3);
+      n++;
+      CHECK (rz1 == MX_OK && rz == MX_OK, "sr n = 0, path %s: %d %d", mxk_path_name (paths[p]), rz1, rz);
       /* threads past the limit: rejected on valid arguments too; n = 0: nothing to do */
       static const unsigned huge[] = { MXK_MT_MAX_THREADS + 1, 65536, ~0u };
       for (size_t t = 0; t < sizeof huge / sizeof huge[0]; t++)
         {
           memset (s, CANARY, sizeof s), memset (c, CANARY, sizeof c), memset (o, CANARY, sizeof o);
           int rq = mxk_quantize_mt (s, c, in, MX_FP32, 64 * 32, MX_E4M3, MX_SCALE_FLOOR, MX_RNE, MX_PACKING_UNPACKED, huge[t]);
+          rq = rq == MX_EINVAL && s[0] == CANARY && c[0] == CANARY
+               ? mxk_quantize_sr_mt (s, c, in, MX_FP32, 64 * 32, MX_E4M3, MX_SCALE_FLOOR, rk, MX_PACKING_UNPACKED, huge[t]) : MX_OK;
           int rd = mxk_dequantize_mt (o, MX_FP32, s, c, 64 * 32, MX_E4M3, MX_PACKING_UNPACKED, huge[t]);
           n++;
           CHECK (rq == MX_EINVAL && rd == MX_EINVAL && s[0] == CANARY && c[0] == CANARY && ((uint8_t *) o)[0] == CANARY,
@@ -517,6 +605,7 @@ mt_tests (const char *which, rng *r)
         in16[i] = (uint16_t) (rng_next (r) >> 48);
       mt_quantize (elem, in, MX_FP32, MX_SCALE_FLOOR, MX_RNE);
       mt_quantize (elem, in16, MX_BF16, MX_SCALE_RCEIL_FP32, rnds[1 + fi % 4]);
+      mt_quantize (elem, in, MX_FP32, fi % 2 ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, MX_SR);
       mt_dequantize (elem, r);
     }
 }
@@ -534,6 +623,7 @@ main (int argc, char **argv)
         else
           printf ("tkernels: path %s is not supported on this CPU: not run\n", mxk_path_name ((mxk_path) p));
       rng r = { test_seed () ^ 0x4D54u };
+      rbits_rng = (rng) { test_seed () ^ 0x5352u };
       mt_tests (argc > 2 ? argv[2] : "all", &r);
       return finish ("tkernels mt", n);
     }
@@ -546,6 +636,7 @@ main (int argc, char **argv)
     else
       printf ("tkernels: path %s is not supported on this CPU: not run\n", mxk_path_name ((mxk_path) p));
   rng r = { test_seed () ^ (uint64_t) strlen (which) };
+  rbits_rng = (rng) { test_seed () ^ 0x5352u };
 
   mx_format_id elems[MX_FORMAT_COUNT];
   int nelem = formats_of_role (MX_ROLE_ELEM, elems);
@@ -592,7 +683,7 @@ main (int argc, char **argv)
                   in[b * 32 + i] &= 0x80000000u; /* the flush pass: inputs DAZ leaves alone */
             }
           check_q (in, MX_FP32, 1024, elem, x & 1 ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR,
-                   rnds[(x >> 1) % 5], "random");
+                   rnds[(x >> 1) % NRND], "random");
         }
       /* every rounding x both rules on wide-range blocks: normal FP32 values anywhere from the
        * block's top binade down to 2^-126 (so lanes far below the block's scale, which the fast

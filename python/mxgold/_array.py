@@ -14,8 +14,9 @@ from ._formats import (FLAG_OVERFLOW, Format, FormatLike, _BUILTIN, _FIELDS, _ui
 
 ENGINES = ("auto", "exact", "fast")
 # What libmxk implements (kernels/cpu/include/mxk.h): block 32, E8M0 scales, FP32 or BF16 input,
-# these roundings and scale rules, every other policy field at its OCP default.
-_FAST_ROUNDINGS = {"rne", "rna", "rtz", "rup", "rdn"}
+# these roundings (sr with sr_bits 16, mxk_quantize_sr) and scale rules, every other policy
+# field at its OCP default.
+_FAST_ROUNDINGS = {"rne", "rna", "rtz", "rup", "rdn", "sr"}
 _FAST_RULES = {"floor", "rceil-fp32"}
 _OCP = _core.profile(0)[0]
 _RULE = _FIELDS.index("scale-rule")
@@ -35,6 +36,8 @@ def _fast_refusal(elem: Format, sfmt: Format, infmt: Format, block: int, pol: tu
         return f"{infmt.name} input (only float32 and bfloat16)"
     if _names.ROUNDINGS[rnd] not in _FAST_ROUNDINGS:
         return f"rounding {_names.ROUNDINGS[rnd]!r} (only {', '.join(sorted(_FAST_ROUNDINGS))})"
+    if _names.ROUNDINGS[rnd] == "sr" and pol[_SR_BITS] != 16:
+        return f"sr_bits={pol[_SR_BITS]} (only 16)"
     rule = _names.POLICY_FIELDS["scale-rule"][0][pol[_RULE]]
     if rule not in _FAST_RULES:
         return f"scale_rule {rule!r} (only {', '.join(sorted(_FAST_RULES))})"
@@ -119,7 +122,7 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
     engine : ``"exact"`` runs libmxgold (MPFR), ``"fast"`` libmxk (ValueError if the kernels do
         not implement this request), ``"auto"`` the kernels where they give the same bits
         (block 32, E8M0, float32/bfloat16 input, OCP policy with rule floor or rceil-fp32,
-        roundings rne rna rtz rup rdn), libmxgold otherwise.
+        roundings rne rna rtz rup rdn, and sr with sr_bits=16), libmxgold otherwise.
     **policy : any policy field by its name with ``_`` for ``-`` (``overflow="ovf"``,
         ``zero_scale=0x7F``...): see ``mxgold.policy()`` and docs/policies.md.
     element_flags : compute the flags of every element now (one more byte per element);
@@ -177,8 +180,10 @@ def quantize(x, fmt: FormatLike, *, axis: int = -1, block: int = 32,
     flags = elem_flags = None
     bits = xb.view(ubits).reshape(-1)
     if use_fast:
+        # sr: the kernels take each word's low 16 bits, all that sr_bits=16 uses
         _core.quantize_fast(bits, infmt.id, bits.size, elem.id, pol[_RULE], rnd,
-                            scales.reshape(-1), codes.reshape(-1))
+                            scales.reshape(-1), codes.reshape(-1),
+                            None if rb is None else (rb.reshape(-1) & 0xFFFF).astype(np.uint16))
     else:
         flags = np.empty(scales.shape, np.uint8)
         elem_flags = np.empty(codes.shape, np.uint8) if element_flags else None

@@ -47,7 +47,8 @@ def check_file(path):
     fast = 0
     if mxgold._array._fast_refusal(q.format, q.scale_format, mxgold._formats.input_format(
             x.dtype)[0], k, q._pol, q._rnd) is None:
-        qf = mxgold.quantize(x, h["elem"], block=k, rounding=h["rounding"], engine="fast", **kw)
+        qf = mxgold.quantize(x, h["elem"], block=k, rounding=h["rounding"], engine="fast",
+                             random_bits=rb, **kw)
         assert np.array_equal(qf.scales, q.scales), f"{path}: fast scales differ"
         assert np.array_equal(qf.codes, q.codes), f"{path}: fast codes differ"
         fast = x.shape[0]

@@ -51,6 +51,10 @@ X = np.linspace(-4, 4, 64, dtype=np.float32)
     (dict(fmt="e4m3", engine="fast", overflow="ovf"), ValueError, "overflow away from"),
     (dict(fmt="e4m3", engine="fast", scale_format="ue4m3"), ValueError, "scale format ue4m3"),
     (dict(fmt=(3, 3), engine="fast"), ValueError, "custom element format"),
+    (dict(fmt="e4m3", engine="fast", rounding="sr", sr_bits=8,
+          random_bits=np.zeros(64, np.uint32)), ValueError, "sr_bits=8 \\(only 16\\)"),
+    (dict(fmt="e4m3", engine="fast", rounding="sr", sr_frac="rne",
+          random_bits=np.zeros(64, np.uint32)), ValueError, "sr_frac away from"),
     (dict(fmt="e4m3", pad=1), TypeError, "pad must be"),
     (dict(fmt="e4m3", block=48, pad=False), ValueError, "not a multiple of block=48"),
 ])

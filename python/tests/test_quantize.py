@@ -51,6 +51,33 @@ def test_fast_equals_exact(elem, rule):
             count("blocks where engine='fast' equals 'exact' (structured)", x.shape[0])
 
 
+@pytest.mark.parametrize("elem", ELEMS)
+@pytest.mark.parametrize("rule", ["floor", "rceil-fp32"])
+def test_fast_equals_exact_sr(elem, rule):
+    """sr through libmxk's mxk_quantize_sr (sr_bits 16): the words' low halves favour the
+    edges (0, 0xFFFF, 0x8000), their high halves are random and must not matter."""
+    x = structured(5000, 5)
+    import ml_dtypes
+    rng = np.random.default_rng(11)
+    rb = rng.integers(0, 2**32, size=x.shape, dtype=np.uint64).astype(np.uint32)
+    edge = rng.integers(0, 6, size=x.shape)
+    rb = np.where(edge == 0, rb & 0xFFFF0000, np.where(edge == 1, rb | 0xFFFF, rb))
+    rb = np.where(edge == 2, (rb & 0xFFFF0000) | 0x8000, rb).astype(np.uint32)
+    for xin in (x, x.astype(ml_dtypes.bfloat16)):
+        kw = dict(rounding="sr", scale_rule=rule, random_bits=rb)
+        e = mxgold.quantize(xin, elem, engine="exact", **kw)
+        f = mxgold.quantize(xin, elem, engine="fast", **kw)
+        a = mxgold.quantize(xin, elem, **kw)
+        assert f.engine == "fast" and a.engine == "fast" and e.engine == "exact"
+        assert np.array_equal(e.scales, f.scales) and np.array_equal(e.codes, f.codes)
+        assert e == a
+        assert np.array_equal(e.flags, f.flags)
+        count("blocks where engine='fast' equals 'exact' (structured, sr)", x.shape[0])
+    # another sr_bits, or an sr_frac other than trunc: not in the kernels
+    assert mxgold.quantize(x, elem, sr_bits=8, **kw).engine == "exact"
+    assert mxgold.quantize(x, elem, sr_frac="rne", **kw).engine == "exact"
+
+
 def test_auto_takes_exact_when_fast_cannot():
     x = structured(10, 1)
     assert mxgold.quantize(x, "e4m3", rounding="rnz").engine == "exact"

@@ -33,9 +33,22 @@ const char *mxk_path_name (mxk_path p);
  * mxk_quantize -- n values (n a multiple of 32; in_fmt MX_FP32 or MX_BF16) to n/32 E8M0 scales
  * and n element codes of elem, under the OCP-default special-value policy (NaN/Inf block: scale
  * 0xFF, codes 0; zero block 0x00; signs of zero kept; INT8 -127..127; saturation).
- * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN. */
+ * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN (MX_SR,
+ * which needs random words, through mxk_quantize_sr). */
 int mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing);
+
+/* mxk_quantize_sr -- mxk_quantize under stochastic rounding (MX_SR, which mxk_quantize
+ * rejects): rbits holds n random words, rbits[i] for element i, and the result is libmxgold's
+ * mx_quantize under MX_SR with sr_bits R = 16 (its default) and sr_frac trunc, bit for bit: the
+ * magnitude |x|/2^X is truncated at the element quantum q and goes up one quantum iff
+ * floor(f * 2^16) + rbits[i] >= 2^16, f the discarded fraction of q (docs/semantics.md,
+ * "Stochastic rounding, bit-exact rule": truncate(|x| + r 2^-16 q)); the sign is applied after,
+ * then saturation.  A libmxgold word w gives the same result as rbits[i] = w & 0xFFFF.
+ * MX_EINVAL for rbits NULL and for what mxk_quantize rejects. */
+int mxk_quantize_sr (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+                     size_t n, mx_format_id elem, mx_scale_rule rule, const uint16_t *rbits,
+                     mx_packing packing);
 
 /* mxk_dequantize -- n codes under n/32 scales to out_fmt (MX_FP32 or MX_BF16), each X * P_i
  * rounded once (RNE); a NaN scale gives 0x7FC00000 (BF16 0x7FC0). */
@@ -61,6 +74,11 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
 int mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
                      mx_packing packing, unsigned threads);
+/* The same for mxk_quantize_sr (block b's random words are rbits[32 b .. 32 b + 31] for any
+ * thread count). */
+int mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+                        size_t n, mx_format_id elem, mx_scale_rule rule, const uint16_t *rbits,
+                        mx_packing packing, unsigned threads);
 int mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales,
                        const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing,
                        unsigned threads);

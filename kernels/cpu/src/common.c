@@ -47,13 +47,14 @@ mxk__fmt (mx_format_id id)
 
 int
 mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
-            mx_rounding rnd, mx_packing packing)
+            mx_rounding rnd, const uint16_t *rbits, mx_packing packing)
 {
   if ((in_fmt != MX_FP32 && in_fmt != MX_BF16) || n % MX_BLOCK || mxk__fmt (elem) == NULL)
     return MX_EINVAL;
   if (rule != MX_SCALE_FLOOR && rule != MX_SCALE_RCEIL_FP32)
     return MX_EINVAL;
-  if (rnd != MX_RNE && rnd != MX_RNA && rnd != MX_RTZ && rnd != MX_RUP && rnd != MX_RDN)
+  if (rnd != MX_RNE && rnd != MX_RNA && rnd != MX_RTZ && rnd != MX_RUP && rnd != MX_RDN
+      && (rnd != MX_SR || rbits == NULL))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   if ((packing == MX_PACKING_FP4_LO_FIRST && f->bits != 4) || (packing == MX_PACKING_FP6_3BYTE && f->bits != 6)
@@ -64,7 +65,7 @@ mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule
 }
 
 uint8_t
-mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
+mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd, uint32_t r)
 {
   uint32_t s = b >> 31, e = (b >> 23) & 0xFF, m = b & 0x7FFFFF;
   if (e == 0 && m == 0)
@@ -85,6 +86,7 @@ mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
     case MX_RTZ: inc = 0; break;
     case MX_RUP: inc = (rb | st) & !s; break;
     case MX_RDN: inc = (rb | st) & s; break;
+    case MX_SR: inc = mxk__sr_inc (M, sh, r); break;
     default: inc = rb & (st | (n & 1)); break;
     }
   uint32_t nr = n + inc, mag;
@@ -101,7 +103,7 @@ mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
 
 uint8_t
 mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_rule rule,
-                  mx_rounding rnd)
+                  mx_rounding rnd, const uint16_t *r)
 {
   uint32_t amax = 0;
   for (int i = 0; i < MX_BLOCK; i++)
@@ -121,7 +123,7 @@ mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_
       return 0xFF;
     }
   for (int i = 0; i < MX_BLOCK; i++)
-    codes[i] = mxk__quant_elem (b[i], x, f, rnd);
+    codes[i] = mxk__quant_elem (b[i], x, f, rnd, r ? r[i] : 0);
   return (uint8_t) (x + 127);
 }
 

@@ -88,7 +88,15 @@ int
 mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
               mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
 {
-  return mxk__ops_now ()->quantize (scales, codes, in, in_fmt, n, elem, rule, rnd, packing);
+  return mxk__ops_now ()->quantize (scales, codes, in, in_fmt, n, elem, rule, rnd, NULL, packing);
+}
+
+int
+mxk_quantize_sr (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                 mx_format_id elem, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing)
+{
+  return mxk__ops_now ()->quantize (scales, codes, in, in_fmt, n, elem, rule, MX_SR, rbits,
+                                    packing);
 }
 
 int

@@ -6,11 +6,12 @@
 #include <string.h>
 #include "mxk.h"
 
-/* The operations of one path, behind the dispatching functions of mxk.h (same contracts). */
+/* The operations of one path, behind the dispatching functions of mxk.h (same contracts).
+ * quantize's rbits: n random words for MX_SR (mxk_quantize_sr), NULL for the other roundings. */
 typedef struct
 {
   int (*quantize) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
-                   mx_scale_rule, mx_rounding, mx_packing);
+                   mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
   int (*dequantize) (void *, mx_format_id, const uint8_t *, const uint8_t *, size_t,
                      mx_format_id, mx_packing);
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
@@ -106,10 +107,15 @@ mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
  * routine. */
 #define MXK_FAST_LO (47u << 23)
 #define MXK_FAST_HI 0x7F000000u
+/* sr: from 2^-64 (x >= -80), because the magic route's t of an FP32-subnormal input is wrong (or
+ * clamped) but below 2^(-126-x) element units, and sr looks 2^-16 quanta deep: 2^-32 units
+ * for E5M2 (the least quantum, 2^-16), which needs x >= -94. */
+#define MXK_FAST_LO_SR (63u << 23)
 static inline int
-mxk__fast_amax (uint32_t amax)
+mxk__fast_amax (uint32_t amax, mx_rounding rnd)
 {
-  return amax - MXK_FAST_LO < MXK_FAST_HI - MXK_FAST_LO;
+  uint32_t lo = rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO;
+  return amax - lo < MXK_FAST_HI - lo;
 }
 
 /* Software prefetch distance of the SIMD quantize paths, in input elements (8 KiB of FP32).
@@ -118,11 +124,27 @@ mxk__fast_amax (uint32_t amax)
  * ahead) and 0.76x (4 KiB) to 0.93x (8 KiB; 16 KiB: 0.92x). */
 #define MXK_PREFETCH 2048
 
-/* One element: FP32 bits (finite) divided by 2^x, rounded, saturated, encoded. */
-uint8_t mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd);
-/* One block, scalar: 32 FP32 bit patterns -> scale and 32 codes. */
+/* sr's R (libmxgold's sr_bits, its default): the random word's bits that count. */
+#define MXK_SR_BITS 16
+/* sr: the magnitude goes up iff the discarded fraction's top R bits (f = the discarded part in
+ * units of 2^-R quanta, floored) plus the random word r reach 2^R: libmxgold's rule
+ * trunc(|x| + r 2^-R ulp) with sr-frac trunc, as bits of x below 2^-R ulp never matter.  M:
+ * the significand, sh >= 1: the bits below the quantum. */
+static inline uint32_t
+mxk__sr_inc (uint32_t M, int sh, uint32_t r)
+{
+  uint32_t f = sh <= MXK_SR_BITS ? M << (MXK_SR_BITS - sh)
+               : sh - MXK_SR_BITS >= 32 ? 0 : M >> (sh - MXK_SR_BITS);
+  return ((f & ((1u << MXK_SR_BITS) - 1)) + r) >> MXK_SR_BITS;
+}
+
+/* One element: FP32 bits (finite) divided by 2^x, rounded, saturated, encoded; r: the random
+ * word of MX_SR (else unused). */
+uint8_t mxk__quant_elem (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd, uint32_t r);
+/* One block, scalar: 32 FP32 bit patterns -> scale and 32 codes; r: 32 random words for MX_SR
+ * (else unused, may be NULL). */
 uint8_t mxk__quant_block (uint8_t *codes, const uint32_t *b, const mxk_fmt *f, mx_scale_rule rule,
-                          mx_rounding rnd);
+                          mx_rounding rnd, const uint16_t *r);
 /* One element's exact value as a float (NaN codes give sign|0x7FC00000). */
 float mxk__decode (uint8_t code, const mxk_fmt *f);
 /* Element pairs whose exact block sum can exceed a double's 53 bits (E5M2 x E5M2, E5M2 x E4M3):
@@ -152,14 +174,15 @@ mxk__load_block (uint32_t *b, const void *in, mx_format_id in_fmt, size_t blk)
 size_t mxk__packed_block_bytes (mx_packing p);
 void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mx_packing p);
 void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mx_packing p);
+/* The arguments of a quantize call: 0 or -1 (MX_SR only with rbits). */
 int mxk__check (mx_format_id in_fmt, size_t n, mx_format_id elem, mx_scale_rule rule,
-                mx_rounding rnd, mx_packing packing);
+                mx_rounding rnd, const uint16_t *rbits, mx_packing packing);
 /* The arguments of a dequantize call: 0 or -1. */
 static inline int
 mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mx_packing packing)
 {
   return (out_fmt != MX_FP32 && out_fmt != MX_BF16)
-         || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, packing) ? MX_EINVAL : MX_OK;
+         || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, NULL, packing) ? MX_EINVAL : MX_OK;
 }
 
 static inline uint32_t

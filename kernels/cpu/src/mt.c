@@ -1,4 +1,4 @@
-/* mt.c -- mxk_quantize_mt and mxk_dequantize_mt: the n/32 blocks cut into contiguous chunks that
+/* mt.c -- mxk_quantize_mt, mxk_quantize_sr_mt and mxk_dequantize_mt: the n/32 blocks cut into contiguous chunks that
  * the threads take in turn, each run by one path's one-thread kernel.  A block's results depend
  * on that block alone and every kernel writes only its own blocks' bytes (whole packed blocks,
  * the scales of its own blocks), so the chunks never share a byte and the output is the
@@ -21,6 +21,7 @@ typedef struct
   mx_format_id io_fmt, elem;           /* io_fmt: quantize's input, dequantize's output */
   mx_scale_rule rule;
   mx_rounding rnd;
+  const uint16_t *rbits;               /* sr: one word per element; else NULL */
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
@@ -52,7 +53,8 @@ run_chunk (const mt_call *c, size_t b0, size_t nb)
     return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0,
                                c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem, c->packing);
   return c->ops->quantize (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io,
-                           c->io_fmt, nb * MX_BLOCK, c->elem, c->rule, c->rnd, c->packing);
+                           c->io_fmt, nb * MX_BLOCK, c->elem, c->rule, c->rnd,
+                           c->rbits ? c->rbits + e0 : NULL, c->packing);
 }
 
 static int
@@ -135,10 +137,22 @@ mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing,
                  unsigned threads)
 {
-  if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, packing))
+  if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, NULL, packing))
     return MX_EINVAL;
-  mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, packing,
+  mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, NULL, packing,
                 NULL, NULL, NULL };
+  return run (&c, n / MX_BLOCK, threads);
+}
+
+int
+mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+                    size_t n, mx_format_id elem, mx_scale_rule rule, const uint16_t *rbits,
+                    mx_packing packing, unsigned threads)
+{
+  if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, MX_SR, rbits, packing))
+    return MX_EINVAL;
+  mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, MX_SR, rbits,
+                packing, NULL, NULL, NULL };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -149,6 +163,6 @@ mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales, const
   if (threads > MXK_MT_MAX_THREADS || mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 1, NULL, NULL, NULL, out_fmt, elem, MX_SCALE_FLOOR, MX_RNE,
-                packing, out, scales, codes };
+                NULL, packing, out, scales, codes };
   return run (&c, n / MX_BLOCK, threads);
 }

@@ -25,13 +25,17 @@
  *    MXCSR's): truncated for rtz (y a product, so that t = 0 gives 0); for rup y is formed by
  *    exponent arithmetic with b's sign and rounded up, for rdn with -b's sign; the integer's
  *    sign is then removed by b's (-b's) sign, which also sends +0 (rup) and -0 (rdn) to 0.
+ *  - sr: y = t * 2^(mbits-E'+16) (INT8: t * 2^16), exact and normal, truncated to an integer by
+ *    vcvttps2dq (the caller's MXCSR plays no part): its low 16 bits are the discarded
+ *    fraction's top 16 bits, and adding the random word carries into the count exactly when
+ *    libmxgold's sr (R = 16) rounds up; the count is the sum >> 16.
  * Lanes whose t goes negative are clamped to +0 (rup, rdn: to 2^-103, far below every quantum,
  * so that any nonzero input counts); every lane the subtraction cannot represent is below 2^-26
  * in element units, so rne, rtz and rna round it to 0 and rup and rdn see it as nonzero. */
 typedef struct
 {
-  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sign;
-  __m256 magic, rcp, yc, ycn;
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sc16, sign;
+  __m256 magic, rcp, yc, ycn, i16;
   int sh, is_int, rceil;
   mx_rounding rnd;
 } magk;
@@ -56,8 +60,12 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   k.rcp = _mm256_set1_ps (f->rcp_max);
   /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
   k.tiny = S1 (24 << 23);
-  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 */
-  k.sc0 = S1 ((int) ((uint32_t) (254 + f->mbits) << 23)); /* above INT_MAX for mbits >= 2 */
+  /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 (unsigned: 257 << 23 overflows
+   * an int) */
+  k.sc0 = S1 ((int) ((uint32_t) (254 + f->mbits) << 23));
+  /* sr: 2^(mbits - E' + 16), the same way; INT8: 2^16 */
+  k.sc16 = S1 ((int) ((uint32_t) (254 + f->mbits + MXK_SR_BITS) << 23));
+  k.i16 = _mm256_set1_ps (65536.0f);
   k.sign = S1 ((int) 0x80000000u);
   /* rup, rdn: (127 + mbits) << 23, without and with the sign bit (INT8: t is y already) */
   k.yc = _mm256_castsi256_ps (S1 (f->is_int ? 0 : (127 + f->mbits) << 23));
@@ -81,20 +89,32 @@ fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, mx_rounding rnd)
     }
 }
 
-/* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23) -> 8 codes in 32-bit lanes. */
+/* 8 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23), r the random words of sr ->
+ * 8 codes in 32-bit lanes. */
 static inline __attribute__ ((always_inline)) __m256i
-lanes_magic (__m256i b, __m256i xs, const magk *k)
+lanes_magic (__m256i b, __m256i xs, __m256i r, const magk *k)
 {
   __m256i u = _mm256_and_si256 (b, k->absm), t;
   /* rup, rdn: at least 2^-103, so that any nonzero input counts; zeros get it too, and the
-   * sign step below sends them back to 0 */
-  if (k->rnd == MX_RUP || k->rnd == MX_RDN)
+   * sign step below sends them back to 0.  sr: the same clamp keeps t normal (an exponent
+   * field equal to x would leave an FP32 subnormal), and 2^-103 lies far below 2^-16 of every
+   * format's least quantum (E5M2: 2^-32), so such a lane rounds to 0 under any random word, as
+   * its true t does */
+  if (k->rnd == MX_RUP || k->rnd == MX_RDN || k->rnd == MX_SR)
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
   else
     t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
   __m256 tf = _mm256_castsi256_ps (t);
   __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb), q;
-  if (k->rnd == MX_RTZ || k->rnd == MX_RUP || k->rnd == MX_RDN)
+  if (k->rnd == MX_SR)
+    {
+      /* floor(t * 2^16 / quantum): the count above bit 16, the fraction's top bits below */
+      __m256 y = _mm256_mul_ps (tf, k->is_int ? k->i16 : _mm256_castsi256_ps (_mm256_sub_epi32 (k->sc16, g)));
+      q = _mm256_srli_epi32 (_mm256_add_epi32 (_mm256_cvttps_epi32 (y), r), MXK_SR_BITS);
+      if (k->is_int)
+        return _mm256_sign_epi32 (_mm256_min_epi32 (q, k->maxmag), b);
+    }
+  else if (k->rnd == MX_RTZ || k->rnd == MX_RUP || k->rnd == MX_RDN)
     {
       /* y = t / quantum (t itself for INT8), exact and normal; rtz truncates it, rup and rdn
        * give it the sign of b or of -b and round it up */
@@ -203,7 +223,8 @@ pack32s (__m256i v0, __m256i v1, __m256i v2, __m256i v3)
  * chain) are computed before the current block's lanes, which reload their inputs. */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
+               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+               mx_packing packing)
 {
   const magk k = magic_consts (f, rule, rnd);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -218,21 +239,25 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
       uint8_t *dst = packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c;
       __m256i b[4];
       load_block (b, in, in_fmt, blk);
-      if (!mxk__fast_amax (amax))
+      const uint16_t *rb = rnd == MX_SR ? rbits + blk * MX_BLOCK : NULL;
+      if (!mxk__fast_amax (amax, rnd))
         {
           uint32_t bb[MX_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
-          scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd);
+          scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd, rb);
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_block (codes + blk * pb, c, packing);
         }
       else
         {
           int x = _mm_cvtsi128_si32 (_mm256_castsi256_si128 (xs)) >> 23; /* arithmetic */
-          __m256i xl = _mm256_sub_epi32 (xs, six);
-          __m256i c0 = lanes_magic (b[0], xl, &k), c1 = lanes_magic (b[1], xl, &k);
-          __m256i c2 = lanes_magic (b[2], xl, &k), c3 = lanes_magic (b[3], xl, &k);
+          __m256i xl = _mm256_sub_epi32 (xs, six), r[4];
+          for (int h = 0; h < 4; h++)
+            r[h] = rnd == MX_SR ? _mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const void *) (rb + 8 * h)))
+                                : _mm256_setzero_si256 ();
+          __m256i c0 = lanes_magic (b[0], xl, r[0], &k), c1 = lanes_magic (b[1], xl, r[1], &k);
+          __m256i c2 = lanes_magic (b[2], xl, r[2], &k), c3 = lanes_magic (b[3], xl, r[3], &k);
           __m256i q = k.is_int ? pack32s (c0, c1, c2, c3) : pack32 (c0, c1, c2, c3);
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_v (codes + blk * pb, _mm256_castsi256_si128 (q), _mm256_extracti128_si256 (q, 1), packing);
@@ -247,19 +272,21 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 /* one copy per rounding, so its correction is fixed at compile time */
 static int
 quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
+                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                   mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t nb = n / MX_BLOCK;
   switch (rnd)
     {
-    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, packing); break;
-    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing); break;
-    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, packing); break;
-    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, packing); break;
-    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing); break;
+    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, NULL, packing); break;
+    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, NULL, packing); break;
+    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, NULL, packing); break;
+    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, NULL, packing); break;
+    case MX_SR: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_SR, rbits, packing); break;
+    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, NULL, packing); break;
     }
   return 0;
 }

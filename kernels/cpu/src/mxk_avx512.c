@@ -1,5 +1,6 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
- * Quantize, every rounding, takes the magic-add route below, four blocks at a time.  Blocks off
+ * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
+ * four blocks at a time.  Blocks off
  * the fast range (zero, tiny, huge, NaN, Inf) take mxk_generic.c's lane formula with masks
  * instead of branches, extended to FP32 subnormals (block_any); the two element pairs whose exact dot
  * overflows a double take the scalar routine.  Compiled with
@@ -33,10 +34,11 @@ vf (const mxk_fmt *f)
 }
 
 /* 16 FP32 lanes (finite; FP32 subnormals only when sub is set) under scale exponent x -> 16
- * codes in 32-bit lanes.  With sub, a subnormal's exponent comes from the exact int-to-float
- * conversion of its significand, so no FP32 subnormal is ever operated on. */
+ * codes in 32-bit lanes; r: the random words of sr.  With sub, a subnormal's exponent comes
+ * from the exact int-to-float conversion of its significand, so no FP32 subnormal is ever
+ * operated on. */
 static inline __m512i
-lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub)
+lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub, __m512i r)
 {
   const __m512i one = _mm512_set1_epi32 (1), zero = _mm512_setzero_si512 ();
   __mmask16 ks = _mm512_test_epi32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u));
@@ -78,6 +80,16 @@ lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub)
     case MX_RTZ: kinc = 0; break;
     case MX_RUP: kinc = (kr | kst) & ~ks; break;
     case MX_RDN: kinc = (kr | kst) & ks; break;
+    case MX_SR:
+      {
+        /* mxk__sr_inc: the discarded fraction's top 16 bits (a shift count out of 0..31
+         * gives 0), plus r, carry into bit 16 */
+        __m512i fr = _mm512_or_si512 (_mm512_sllv_epi32 (M, _mm512_sub_epi32 (_mm512_set1_epi32 (MXK_SR_BITS), sh)),
+                                      _mm512_srlv_epi32 (M, _mm512_sub_epi32 (sh, _mm512_set1_epi32 (MXK_SR_BITS))));
+        fr = _mm512_and_si512 (fr, _mm512_set1_epi32 ((1 << MXK_SR_BITS) - 1));
+        kinc = _mm512_test_epi32_mask (_mm512_add_epi32 (fr, r), _mm512_set1_epi32 (1 << MXK_SR_BITS));
+        break;
+      }
     default: kinc = kr & (kst | _mm512_test_epi32_mask (n, one)); break;
     }
   __m512i nr = _mm512_mask_add_epi32 (n, kinc, n, one);
@@ -101,7 +113,7 @@ lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub)
  * subnormals, tiny and huge values -- the lane formula with subnormals, as mxk__quant_block. */
 static inline uint8_t
 block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f,
-           mx_scale_rule rule, mx_rounding rnd)
+           mx_scale_rule rule, mx_rounding rnd, __m512i r0, __m512i r1)
 {
   int x = amax >= 0x7F800000u ? 128 : amax == 0 ? -127 : mxk__scale_exp (amax, f, rule);
   if (x > 127)
@@ -111,8 +123,8 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
     }
   x = x < -127 ? -127 : x;
   const vfmt v = vf (f);
-  _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (lanes_k (b0, x, &v, rnd, 1)));
-  _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (lanes_k (b1, x, &v, rnd, 1)));
+  _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (lanes_k (b0, x, &v, rnd, 1, r0)));
+  _mm_storeu_si128 ((void *) (dst + 16), _mm512_cvtepi32_epi8 (lanes_k (b1, x, &v, rnd, 1, r1)));
   return (uint8_t) (x + 127);
 }
 
@@ -129,10 +141,16 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
  * (h + 1) >> 1.  Both E'-dependent terms come from 32-entry tables (E' spans at most 30
  * binades).  No FP32 subnormal is ever produced (those are slow on Intel cores).  INT8: t*64 by
  * the same exponent subtraction, rounded at the integer quantum by adding 1.5*2^23 (rna:
- * 1.5*2^22). */
+ * 1.5*2^22).  sr looks 16 bits deeper: the magic 16 binades lower, 2^(E'+7-mbits) (t stays
+ * in its binade), its ulp 2^-16 quanta, and the add truncating, so that the sum's bits less the
+ * magic's are v = floor(t/q * 2^16), the count above bit 16 and the discarded fraction's top 16
+ * bits below; adding the random word r carries exactly when libmxgold's sr (R = 16) rounds up,
+ * and code = (bits - (magic - (expo << 16)) + r) >> 16, one table as for the others.  INT8: the
+ * magic 128 (t < 128), ulp 2^-16.  sr's t is clamped to at least 2^-126 (no FP32 subnormal; far
+ * below 2^-16 of every quantum, as the true t of such a lane is). */
 typedef struct
 {
-  __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff;
+  __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff, fastlo;
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
   int is_int;
@@ -163,6 +181,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   magk k;
   k.rnd = rnd;
   int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
+  int sr = rnd == MX_SR ? MXK_SR_BITS : 0; /* sr: 16 binades lower */
   k.expm = _mm512_set1_epi32 (0x7F800000);
   k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
   k.rcp = _mm512_set1_ps (f->rcp_max);
@@ -171,19 +190,22 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   uint32_t tm[32] = { 0 }, tx[32] = { 0 };
   for (int e = f->emin; !f->is_int && e <= f->emax; e++)
     {
-      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits - half) << 23;
+      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits - half - sr) << 23;
       uint32_t expo = (uint32_t) (e + f->bias - 1) << f->mbits;
       tm[(e + 127) & 31] = magic;
-      /* rna: (h + 1 + 2 expo) >> 1 = bits - (magic - 1 - 2 expo), shifted */
-      tx[(e + 127) & 31] = half ? magic - 1 - 2 * expo : magic - expo;
+      /* rna: (h + 1 + 2 expo) >> 1 = bits - (magic - 1 - 2 expo), shifted; sr: see above */
+      tx[(e + 127) & 31] = half ? magic - 1 - 2 * expo : sr ? magic - (expo << sr) : magic - expo;
     }
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
   k.tx0 = _mm512_loadu_si512 ((const void *) tx), k.tx1 = _mm512_loadu_si512 ((const void *) (tx + 16));
   k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
-  k.magic = _mm512_set1_ps (half ? 6291456.0f : 12582912.0f); /* 1.5 * 2^(23 - half) */
-  k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (half ? 6291456.0f : 12582912.0f) - (uint32_t) half));
+  /* 1.5 * 2^(23 - half); sr: 128 */
+  float im = sr ? 128.0f : half ? 6291456.0f : 12582912.0f;
+  k.magic = _mm512_set1_ps (im);
+  k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (im) - (uint32_t) half));
   k.is_int = f->is_int;
+  k.fastlo = _mm512_set1_epi32 ((int) (rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO));
   return k;
 }
 
@@ -195,13 +217,17 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
  * smallest quantum (zeros stay +0).  An FP32-subnormal input under x < 0 gets a wrong but
  * normal t, still below 2^-26 element units, and under x = 0 (rup, rdn) the clamp.  The
  * unsaturated magnitude codes stay below 256, so saturation and the sign are applied after
- * narrowing, on bytes. */
-static inline __m128i
-lanes_magic (__m512i b, __m512i xs, const magk *k)
+ * narrowing, on bytes.  Always inlined: a call would turn the rounding into a run-time branch
+ * (with sr's code added GCC stopped inlining it, and rne in cache took 13.2 ns per block
+ * instead of 6.8). */
+static inline __attribute__ ((always_inline)) __m128i
+lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k)
 {
   __m512i u = _mm512_and_si512 (b, k->absm), t, code;
   if (k->rnd == MX_RUP || k->rnd == MX_RDN)
     t = _mm512_maskz_max_epi32 (_mm512_test_epi32_mask (u, u), _mm512_sub_epi32 (u, xs), _mm512_set1_epi32 (0x800000));
+  else if (k->rnd == MX_SR)
+    t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_set1_epi32 (0x800000));
   else
     t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_setzero_si512 ());
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
@@ -216,6 +242,8 @@ lanes_magic (__m512i b, __m512i xs, const magk *k)
       __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
       code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, ks)), off);
     }
+  if (k->rnd == MX_SR)
+    code = _mm512_srli_epi32 (_mm512_add_epi32 (code, r), MXK_SR_BITS);
   if (k->rnd == MX_RNA)
     code = _mm512_srli_epi32 (code, 1);
   __m128i mag = _mm_min_epu8 (_mm512_cvtepi32_epi8 (code), k->maxmag8);
@@ -245,23 +273,39 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
     }
 }
 
+/* Block blk's 32 random words (sr; else zeros). */
+static inline void
+load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_rounding rnd)
+{
+  if (rnd != MX_SR)
+    {
+      *r0 = *r1 = _mm512_setzero_si512 ();
+      return;
+    }
+  const uint16_t *p = rbits + blk * MX_BLOCK;
+  _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
+  *r0 = _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p));
+  *r1 = _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16)));
+}
+
 /* One block (the tails, and groups holding a block off the fast path). */
 static inline void
 magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
-           const mxk_fmt *f, mx_scale_rule rule, const magk *k)
+           const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, const magk *k)
 {
-  __m512i b0, b1;
+  __m512i b0, b1, r0, r1;
   load_block (&b0, &b1, in, in_fmt, blk);
+  load_rbits (&r0, &r1, rbits, blk, k->rnd);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
-  if (!mxk__fast_amax (amax))
+  if (!mxk__fast_amax (amax, k->rnd))
     {
-      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rnd);
+      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rnd, r0, r1);
       return;
     }
   int x = mxk__scale_exp (amax, f, rule);
   __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (k->is_int ? x - 6 : x) << 23));
-  _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, k));
-  _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, k));
+  _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, r0, k));
+  _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, r1, k));
   scales[blk] = (uint8_t) (x + 127);
 }
 
@@ -295,8 +339,8 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
     }
   else
     *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, _mm512_set1_epi32 ((int) MXK_FAST_LO)),
-                                           _mm512_set1_epi32 ((int) (MXK_FAST_HI - MXK_FAST_LO)));
+  __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k->fastlo),
+                                           _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k->fastlo));
   /* bit j: block j (the dwords of 128-bit lane j agree) */
   return (off & 1) | (off >> 3 & 2) | (off >> 6 & 4) | (off >> 9 & 8);
 }
@@ -305,7 +349,8 @@ group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
  * chain) is computed while the current group's lanes, which reload their inputs, are. */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
+               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+               mx_packing packing)
 {
   const magk k = magic_consts (f, rule, rnd);
   size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
@@ -330,12 +375,12 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
           if (bad >> j & 1)
             {
               size_t bj = blk + (size_t) j;
-              magic_block (scales, packing == MX_PACKING_UNPACKED ? dst : c[j], in, in_fmt, bj, f, rule, &k);
+              magic_block (scales, packing == MX_PACKING_UNPACKED ? dst : c[j], in, in_fmt, bj, f, rule, rbits, &k);
               if (packing != MX_PACKING_UNPACKED)
                 mxk__pack_block (codes + bj * pb, c[j], packing);
               continue;
             }
-          __m512i xj, b0, b1;
+          __m512i xj, b0, b1, r0, r1;
           switch (j)
             {
             case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
@@ -344,7 +389,8 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
             default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
             }
           load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-          __m128i q0 = lanes_magic (b0, xj, &k), q1 = lanes_magic (b1, xj, &k);
+          load_rbits (&r0, &r1, rbits, blk + (size_t) j, rnd);
+          __m128i q0 = lanes_magic (b0, xj, r0, &k), q1 = lanes_magic (b1, xj, r1, &k);
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
           else
@@ -357,7 +403,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
   for (size_t blk = 4 * ng; blk < nb; blk++)
     {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c[0], in, in_fmt, blk, f, rule, &k);
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c[0], in, in_fmt, blk, f, rule, rbits, &k);
       if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c[0], packing);
     }
@@ -366,26 +412,28 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 /* one copy per rounding, so the rounding add is fixed at compile time */
 static void
 quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
+              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+              mx_packing packing)
 {
   switch (rnd)
     {
-    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, packing); break;
-    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, packing); break;
-    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, packing); break;
-    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, packing); break;
-    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, packing); break;
+    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, NULL, packing); break;
+    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, NULL, packing); break;
+    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, NULL, packing); break;
+    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, NULL, packing); break;
+    case MX_SR: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_SR, rbits, packing); break;
+    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, NULL, packing); break;
     }
 }
 
 static int
 quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                      size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                     mx_packing packing)
+                     const uint16_t *rbits, mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
-  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, packing);
+  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing);
   return 0;
 }
 

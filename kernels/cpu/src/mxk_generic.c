@@ -4,9 +4,10 @@
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 
-/* The lane formula of every fast path (no FP32 subnormals in the block; x the scale exponent). */
+/* The lane formula of every fast path (no FP32 subnormals in the block; x the scale exponent;
+ * r the random word of sr). */
 static inline uint8_t
-lane (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
+lane (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd, uint32_t r)
 {
   uint32_t s = b >> 31, e = (b >> 23) & 0xFF;
   uint32_t M = (b & 0x7FFFFF) | (e ? 0x800000u : 0);
@@ -18,7 +19,8 @@ lane (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
   uint32_t mask = sh - 1 >= 32 ? ~0u : (1u << (sh - 1)) - 1;
   uint32_t st = (M & mask) != 0;
   uint32_t inc = rnd == MX_RNA ? rb : rnd == MX_RTZ ? 0 : rnd == MX_RUP ? (rb | st) & !s
-                 : rnd == MX_RDN ? (rb | st) & s : rb & (st | (n & 1));
+                 : rnd == MX_RDN ? (rb | st) & s : rnd == MX_SR ? mxk__sr_inc (M, sh, r)
+                 : rb & (st | (n & 1));
   uint32_t nr = n + inc;
   uint32_t mag = (f->is_int || et < f->emin) ? nr
                  : ((uint32_t) (et + f->bias) << f->mbits) + nr - (1u << f->mbits);
@@ -30,9 +32,9 @@ lane (uint32_t b, int x, const mxk_fmt *f, mx_rounding rnd)
 static int
 quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
                       size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                      mx_packing packing)
+                      const uint16_t *rbits, mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -48,13 +50,14 @@ quantize_generic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
           sub |= (a < 0x800000u) & (a != 0);
         }
       int x = amax - 1 < 0x7F7FFFFFu ? mxk__scale_exp (amax, f, rule) : 0;
+      const uint16_t *r = rbits ? rbits + blk * MX_BLOCK : NULL;
       if (sub || amax >= 0x7F800000u || amax == 0 || x > 127)
-        scales[blk] = mxk__quant_block (c, b, f, rule, rnd);
+        scales[blk] = mxk__quant_block (c, b, f, rule, rnd, r);
       else
         {
           x = x < -127 ? -127 : x;
           for (int i = 0; i < MX_BLOCK; i++)
-            c[i] = lane (b[i], x, f, rnd);
+            c[i] = lane (b[i], x, f, rnd, r ? r[i] : 0);
           scales[blk] = (uint8_t) (x + 127);
         }
       mxk__pack_block (codes + blk * pb, c, packing);

@@ -5,9 +5,10 @@
 
 static int
 quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing)
+                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                  mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, packing))
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -16,7 +17,7 @@ quantize_ref (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
       uint32_t b[MX_BLOCK];
       uint8_t c[MX_BLOCK];
       mxk__load_block (b, in, in_fmt, blk);
-      scales[blk] = mxk__quant_block (c, b, f, rule, rnd);
+      scales[blk] = mxk__quant_block (c, b, f, rule, rnd, rbits ? rbits + blk * MX_BLOCK : NULL);
       mxk__pack_block (codes + blk * pb, c, packing);
     }
   return 0;
