@@ -184,6 +184,22 @@ store (Py_buffer *b, size_t i, uint64_t v)
     }
 }
 
+/* n patterns from b at element base into dst, and back: the per-chunk copies of the array
+ * wrappers (the library works on uint64_t patterns, numpy on items of b->itemsize). */
+static void
+load_n (uint64_t *dst, const Py_buffer *b, size_t base, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    dst[i] = load (b, base + i);
+}
+
+static void
+store_n (Py_buffer *b, size_t base, const uint64_t *src, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    store (b, base + i, src[i]);
+}
+
 /* The item size that holds a bits-wide pattern: 1, 2, 4 or 8. */
 static Py_ssize_t
 item_for (unsigned bits)
@@ -248,8 +264,7 @@ py_quantize (PyObject *self, PyObject *args)
   for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
     {
       size_t base = (size_t) b * (size_t) k;
-      for (Py_ssize_t i = 0; i < k; i++)
-        ib[i] = load (bin, base + (size_t) i);
+      load_n (ib, bin, base, (size_t) k);
       const uint32_t *rb = brb ? (const uint32_t *) brb->buf + base : NULL;
       uint64_t sc;
       unsigned fl;
@@ -354,14 +369,13 @@ py_dequantize (PyObject *self, PyObject *args)
   for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
     {
       size_t base = (size_t) b * (size_t) k;
-      for (Py_ssize_t i = 0; i < k; i++)
-        cb[i] = load (bco, base + (size_t) i);
+      load_n (cb, bco, base, (size_t) k);
       unsigned fl;
       st = mx_dequantize (ob, &fl, out, load (bsc, (size_t) b), cb, elem, sfmt, (size_t) k,
                           (mx_rounding) rnd);
       all |= fl;
-      for (Py_ssize_t i = 0; st == MX_OK && i < k; i++)
-        store (bout, base + (size_t) i, ob[i]);
+      if (st == MX_OK)
+        store_n (bout, base, ob, (size_t) k);
     }
   Py_END_ALLOW_THREADS
   free (cb);
@@ -435,8 +449,7 @@ py_nvfp4_amax (PyObject *self, PyObject *args)
       size_t base = c * NVFP4_AMAX_CHUNK, m = (size_t) n - base;
       if (m > NVFP4_AMAX_CHUNK)
         m = NVFP4_AMAX_CHUNK;
-      for (size_t i = 0; i < m; i++)
-        w[i] = load (&b, base + i);
+      load_n (w, &b, base, m);
       st = mx_nvfp4_amax (&part[c], in, w, m);
     }
   if (st == MX_OK && nch)
@@ -510,16 +523,16 @@ py_quantize_nvfp4 (PyObject *self, PyObject *args)
       size_t nr = (size_t) (rows - r < NVFP4_CHUNK_ROWS ? rows - r : NVFP4_CHUNK_ROWS);
       size_t base = (size_t) r * (size_t) cols, m = nr * (size_t) cols;
       size_t sbase = base / MX_NVFP4_BLOCK, ms = m / MX_NVFP4_BLOCK;
-      for (size_t i = 0; i < m; i++)
-        ib[i] = load (bin, base + i);
+      load_n (ib, bin, base, m);
       unsigned fl = 0;
       st = mx_quantize_nvfp4 (sb, cb, &fl, in, ib, nr, (size_t) cols, amax, tile_2d,
                               brb ? (const uint32_t *) brb->buf + base : NULL, (mx_rounding) rnd);
       all |= fl;
-      for (size_t i = 0; st == MX_OK && i < m; i++)
-        ((uint8_t *) bco->buf)[base + i] = (uint8_t) cb[i];
-      for (size_t i = 0; st == MX_OK && i < ms; i++)
-        ((uint8_t *) bsc->buf)[sbase + i] = (uint8_t) sb[i];
+      if (st == MX_OK)
+        {
+          store_n (bco, base, cb, m);
+          store_n (bsc, sbase, sb, ms);
+        }
     }
   Py_END_ALLOW_THREADS
   free (ib);
@@ -568,15 +581,13 @@ py_dequantize_nvfp4 (PyObject *self, PyObject *args)
       size_t nr = (size_t) (rows - r < NVFP4_CHUNK_ROWS ? rows - r : NVFP4_CHUNK_ROWS);
       size_t base = (size_t) r * (size_t) cols, m = nr * (size_t) cols;
       size_t sbase = base / MX_NVFP4_BLOCK, ms = m / MX_NVFP4_BLOCK;
-      for (size_t i = 0; i < m; i++)
-        cb[i] = ((const uint8_t *) bco->buf)[base + i];
-      for (size_t i = 0; i < ms; i++)
-        sb[i] = ((const uint8_t *) bsc->buf)[sbase + i];
+      load_n (cb, bco, base, m);
+      load_n (sb, bsc, sbase, ms);
       unsigned fl = 0;
       st = mx_dequantize_nvfp4 (ob, &fl, out, sb, cb, nr, (size_t) cols, amax, MX_RNE);
       all |= fl;
-      for (size_t i = 0; st == MX_OK && i < m; i++)
-        store (bout, base + i, ob[i]);
+      if (st == MX_OK)
+        store_n (bout, base, ob, m);
     }
   Py_END_ALLOW_THREADS
   free (cb);
@@ -627,8 +638,7 @@ py_quantize_mxs (PyObject *self, PyObject *args)
   for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
     {
       size_t base = (size_t) b * k;
-      for (size_t i = 0; i < k; i++)
-        ib[i] = load (bin, base + i);
+      load_n (ib, bin, base, k);
       uint64_t sc;
       unsigned fl;
       st = mx_quantize_mxs (&sc, (uint8_t *) bsh->buf + (size_t) b * nsub, cb, &fl,
@@ -637,8 +647,7 @@ py_quantize_mxs (PyObject *self, PyObject *args)
         break;
       ((uint8_t *) bsc->buf)[b] = (uint8_t) sc;
       ((uint8_t *) bfl->buf)[b] = (uint8_t) fl;
-      for (size_t i = 0; i < k; i++)
-        ((uint8_t *) bco->buf)[base + i] = (uint8_t) cb[i];
+      store_n (bco, base, cb, k);
     }
   Py_END_ALLOW_THREADS
   free (ib);
@@ -685,15 +694,14 @@ py_dequantize_mxs (PyObject *self, PyObject *args)
   for (Py_ssize_t b = 0; st == MX_OK && b < nb; b++)
     {
       size_t base = (size_t) b * k;
-      for (size_t i = 0; i < k; i++)
-        cb[i] = ((const uint8_t *) bco->buf)[base + i];
+      load_n (cb, bco, base, k);
       unsigned fl = 0;
       st = mx_dequantize_mxs (ob, &fl, out, ((const uint8_t *) bsc->buf)[b],
                               (const uint8_t *) bsh->buf + (size_t) b * nsub, cb,
                               (mx_mxs_format) fmt, k, (mx_rounding) rnd);
       all |= fl;
-      for (size_t i = 0; st == MX_OK && i < k; i++)
-        store (bout, base + i, ob[i]);
+      if (st == MX_OK)
+        store_n (bout, base, ob, k);
     }
   Py_END_ALLOW_THREADS
   free (cb);
