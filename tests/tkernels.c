@@ -105,6 +105,22 @@ golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, s
     }
 }
 
+/* The golden dequantize of nb blocks into out (FP32 or BF16 patterns, of). */
+static void
+golden_dequantize (uint32_t *out, const uint8_t *codes, const uint8_t *scales, size_t nb,
+                   const mx_format *f, const mx_format *of)
+{
+  for (size_t b = 0; b < nb; b++)
+    {
+      uint64_t c64[32], o64[32];
+      for (int i = 0; i < 32; i++)
+        c64[i] = codes[b * 32 + (size_t) i];
+      mx_dequantize (o64, NULL, of, scales[b], c64, f, E8M0, 32, MX_RNE);
+      for (int i = 0; i < 32; i++)
+        out[b * 32 + (size_t) i] = (uint32_t) o64[i];
+    }
+}
+
 /* The packed bytes of nb blocks, by libmxgold's mx_pack (the reference layout). */
 static void
 pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mx_format_id elem, mx_packing p)
@@ -370,15 +386,7 @@ mt_dequantize (mx_format_id elem, rng *r)
     {
       const mx_format *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
       size_t ob = bfo ? 2 : 4;
-      for (size_t b = 0; b < MT_NB; b++)
-        {
-          uint64_t c64[32], o64[32];
-          for (int i = 0; i < 32; i++)
-            c64[i] = cd[b * 32 + (size_t) i];
-          mx_dequantize (o64, NULL, of, sc[b], c64, f, E8M0, 32, MX_RNE);
-          for (int i = 0; i < 32; i++)
-            g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
-        }
+      golden_dequantize (g32, cd, sc, MT_NB, f, of);
       for (int p = 0; p < npaths; p++)
         for (int packed = 0; packed < 1 + (pk != MX_PACKING_UNPACKED); packed++)
           {
@@ -728,15 +736,7 @@ main (int argc, char **argv)
         for (int bfo = 0; bfo < 2; bfo++)
           {
             const mx_format *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
-            for (size_t b = 0; b < nb; b++)
-              {
-                uint64_t c64[32], o64[32];
-                for (int i = 0; i < 32; i++)
-                  c64[i] = cd[b * 32 + (size_t) i];
-                mx_dequantize (o64, NULL, of, sc[b], c64, f, E8M0, 32, MX_RNE);
-                for (int i = 0; i < 32; i++)
-                  g32[b * 32 + (size_t) i] = (uint32_t) o64[i];
-              }
+            golden_dequantize (g32, cd, sc, nb, f, of);
             /* the same codes packed, where the format has a packing */
             static uint8_t cdp[256 * 8 * 32];
             mx_packing pk = f->bits == 4 ? MX_PACKING_FP4_LO_FIRST : f->bits == 6 ? MX_PACKING_FP6_3BYTE : MX_PACKING_UNPACKED;
