@@ -6,16 +6,7 @@
 set -u
 dir=$1
 bin="${MX_RUN:-} $dir/mxgold"
-pass=0 fail=0
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
-# expect NAME RC STDERR_REGEX CMD...: exit status and a message, stdin from /dev/null
-expect() {
-  local name=$1 want=$2 re=$3; shift 3
-  "$@" < /dev/null > "$t/out" 2> "$t/err"; local rc=$?
-  if [ "$rc" = "$want" ] && grep -Eq -e "$re" "$t/err"; then ok; else ko "$name: rc=$rc (want $want) stderr [$(head -c 300 "$t/err")]"; fi
-}
+. "$(dirname "$0")/expect.sh"
 ones=$(printf '3F800000 %.0s' $(seq 32)); ones=${ones% }
 
 # 1. a gemm line longer than the old reader's word array: every reader reads what gen writes

@@ -6,16 +6,7 @@
 # Usage: tsweep.sh BUILD_BIN_DIR
 set -u
 sweep="${MX_RUN:-} $1/sweep"
-pass=0 fail=0
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-ok() { pass=$((pass+1)); }
-ko() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
-# expect NAME RC STDERR_REGEX CMD...
-expect() {
-  local name=$1 want=$2 re=$3; shift 3
-  "$@" < /dev/null > "$t/out" 2> "$t/err"; local rc=$?
-  if [ "$rc" = "$want" ] && { [ -z "$re" ] || grep -Eq -e "$re" "$t/err"; }; then ok; else ko "$name: rc=$rc (want $want) stderr [$(head -c 300 "$t/err")]"; fi
-}
+. "$(dirname "$0")/expect.sh"
 # the summary lines that must agree between runs (not the timings)
 summary() { grep -E '^sweep: (units|digest)' "$1"; }
 
