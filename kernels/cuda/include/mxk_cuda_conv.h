@@ -11,6 +11,7 @@
 #define MXK_CUDA_CONV_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "mx/ids.h"
 
 #ifdef __CUDACC__
@@ -300,6 +301,74 @@ mxkc_dequant_elem (uint8_t code, uint8_t scale, const mxkc_fmt *f, int bf16)
   if (!mxkc_decode (code, f, &neg, &sig, &e))
     return (neg << (mb + 8)) | (sig ? (0x1FFu << (mb - 1)) : (0xFFu << mb));
   return mxkc_round_e8 (neg, sig, e + (int) scale - 127, mb);
+}
+
+/* FP32 bits <-> float, without a conversion. */
+MXKC_FN float
+mxkc_u2f (uint32_t u)
+{
+#ifdef __CUDA_ARCH__
+  return __uint_as_float (u);
+#else
+  float f;
+  memcpy (&f, &u, 4);
+  return f;
+#endif
+}
+
+MXKC_FN uint32_t
+mxkc_f2u (float f)
+{
+#ifdef __CUDA_ARCH__
+  return __float_as_uint (f);
+#else
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+#endif
+}
+
+/* A code's exact value as FP32 bits (every element value of these formats is an FP32 number):
+ * what the dequantize kernels keep in a table of 2^bits entries.  NaN codes give sign | quiet
+ * NaN, Inf codes the signed infinity. */
+MXKC_FN uint32_t
+mxkc_decode_f32 (uint8_t code, const mxkc_fmt *f)
+{
+  uint32_t neg, sig;
+  int e;
+  if (!mxkc_decode (code, f, &neg, &sig, &e))
+    return (neg << 31) | (sig ? 0x7FC00000u : 0x7F800000u);
+  return mxkc_round_e8 (neg, sig, e, 23);
+}
+
+/* v * 2^(scale - 127) rounded once (RNE) to FP32, for v an element value (FP32 bits from
+ * mxkc_decode_f32): two IEEE multiplies, by 2^max(k, -126) (exact: every element value's lsb is
+ * at least 2^-16, so the product's is at least 2^-142) and then by 2^-1 when k = -127 -- so no
+ * double rounding, and an FP32 subnormal only where the result is one.  A NaN scale gives the
+ * quiet NaN.  Device: __fmul_rn (never contracted or flushed); host: C float multiplies (SSE,
+ * -ffp-contract=off).  Bit for bit mxkc_dequant_elem's integer rounding (tested). */
+MXKC_FN uint32_t
+mxkc_scale_f32 (uint32_t v, uint8_t scale)
+{
+  if (scale == 0xFF)
+    return 0x7FC00000u;
+  int k = (int) scale - 127;
+  float s1 = mxkc_u2f ((uint32_t) ((k < -126 ? -126 : k) + 127) << 23);
+  float s2 = mxkc_u2f (k < -126 ? 0x3F000000u : 0x3F800000u);
+#ifdef __CUDA_ARCH__
+  return __float_as_uint (__fmul_rn (__fmul_rn (__uint_as_float (v), s1), s2));
+#else
+  return mxkc_f2u (mxkc_u2f (v) * s1 * s2);
+#endif
+}
+
+/* FP32 bits to BF16 bits, RNE; NaN stays a quiet NaN with its sign. */
+MXKC_FN uint32_t
+mxkc_bf16_of (uint32_t f32)
+{
+  if ((f32 & 0x7FFFFFFFu) > 0x7F800000u)
+    return (f32 >> 16) | 0x40;
+  return (f32 + 0x7FFFu + ((f32 >> 16) & 1)) >> 16;
 }
 
 /* Packed bytes of a block of 32 codes: 32, 16 (fp4-lo-first) or 24 (fp6-3byte); 0 for a
