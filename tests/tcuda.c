@@ -1,5 +1,9 @@
 /* tcuda.c -- libmxk_cuda's quantize and dequantize on the GPU against libmxgold.
  *   tcuda args     the argument checks (no GPU needed: nothing is launched)
+ *   tcuda emulate [N [vectors]]  everything below without a GPU: each kernel's per-thread code
+ *                  (kernels/cuda/src/threads.h, the same source the kernels compile) run on
+ *                  the host thread by thread, the block's amax taken over its eight threads
+ *                  where the kernel shuffles (label kernels)
  *   tcuda [N]      on a GPU: N random blocks per element format (default 10^6) through
  *                  mxk_cuda_quantize, spread over input format (FP32 BF16 FP16) x rule (floor
  *                  rceil-fp32) x rounding (rne rna rtz rup rdn sr) x direction (row, column),
@@ -14,9 +18,11 @@
 #include <cuda_runtime_api.h>
 #include "tests.h"
 #include "mxk_cuda.h"
+#include "threads.h"
 
 static const mx_format *E8M0;
 static long n;
+static int emulate;                    /* run the kernels' thread code on the host */
 
 /*------------------------------------------------------------------- args -*/
 static void
@@ -154,6 +160,80 @@ in_size (mx_format_id in)
   return in == MX_FP32 ? 4 : 2;
 }
 
+/*---------------------------------------------------------------- runners -*/
+/* mxk_cuda_quantize on host buffers: through the GPU, or emulated thread by thread.  The
+ * scales buffer arrives filled with 0xA5: the swizzled layout's padding must come back 0. */
+static int
+run_q (uint8_t *hs, uint8_t *hc, size_t sb, size_t cb, const void *hin, size_t inb,
+       const uint16_t *hr, mx_format_id in, size_t rows, size_t cols, mx_format_id elem,
+       mx_scale_rule rule, mx_rounding rnd, mx_packing pk, mxk_cuda_dir dir, mxk_cuda_scales sl)
+{
+  memset (hs, 0xA5, sb);
+  if (emulate)
+    {
+      mxkc_qargs a;
+      int rc = mxkc_q_setup (&a, hs, hc, hin, in, rows, cols, elem, rule, rnd, rnd == MX_SR ? hr : NULL,
+                             pk, dir == MXK_CUDA_COLWISE, sl == MXK_CUDA_SCALES_SWIZZLED);
+      if (rc != MX_OK)
+        return rc;
+      if (a.swizzled)
+        memset (hs, 0, a.scale_bytes);            /* mxk_cuda_quantize's cudaMemsetAsync */
+      if (a.colwise)
+        for (size_t rb = 0; rb < rows / MX_BLOCK; rb++)
+          for (size_t c = 0; c < cols; c++)
+            mxkc_q_cw_thread (&a, c, rb);
+      else
+        for (size_t b = 0; b < a.nblk; b++)
+          {
+            uint32_t v[8][4], m = 0;
+            for (int t = 0; t < 8; t++)
+              {
+                mxkc_q_load4 (v[t], &a, (b * 8 + (size_t) t) * 4);
+                for (int j = 0; j < 4; j++)
+                  m = (v[t][j] & 0x7FFFFFFFu) > m ? v[t][j] & 0x7FFFFFFFu : m;
+              }
+            for (int t = 0; t < 8; t++)
+              mxkc_q_rw_thread (&a, b * 8 + (size_t) t, v[t], m, elem, rnd);
+          }
+      return MX_OK;
+    }
+  void *din = dev_copy (hin, inb), *dr = dev_copy (hr, rows * cols * 2);
+  uint8_t *ds = dev_copy (hs, sb), *dc = dev_copy (hc, cb);
+  int rc = mxk_cuda_quantize (ds, dc, din, in, rows, cols, elem, rule, rnd, rnd == MX_SR ? dr : NULL,
+                              pk, dir, sl, 0);
+  host_copy (hs, ds, sb);
+  host_copy (hc, dc, cb);
+  cudaFree (din), cudaFree (dr), cudaFree (ds), cudaFree (dc);
+  return rc;
+}
+
+/* mxk_cuda_dequantize on host buffers (ob: bytes of out). */
+static int
+run_dq (void *hout, size_t ob, mx_format_id out_fmt, const uint8_t *hs, size_t sb, const uint8_t *hc,
+        size_t cb, size_t r, size_t c, mx_format_id elem, mx_packing pk, mxk_cuda_scales sl)
+{
+  if (emulate)
+    {
+      mxkc_dqargs a;
+      int rc = mxkc_dq_setup (&a, hout, out_fmt, hs, hc, r, c, elem, pk, sl == MXK_CUDA_SCALES_SWIZZLED);
+      if (rc != MX_OK)
+        return rc;
+      mxkc_fmt f = mxkc_fmt_of (elem);
+      uint32_t lut[256];
+      for (int k = 0; k < (1 << f.bits); k++)
+        lut[k] = mxkc_decode_f32 ((uint8_t) k, &f);
+      for (size_t t = 0; t < a.nblk * 8; t++)
+        mxkc_dq_thread (&a, lut, t);
+      return MX_OK;
+    }
+  uint8_t *ds = dev_copy (hs, sb), *dc = dev_copy (hc, cb);
+  void *dout = dev_copy (hout, ob);
+  int rc = mxk_cuda_dequantize (dout, out_fmt, ds, dc, r, c, elem, pk, sl, 0);
+  host_copy (hout, dout, ob);
+  cudaFree (ds), cudaFree (dc), cudaFree (dout);
+  return rc;
+}
+
 /*--------------------------------------------------------------- quantize -*/
 /* One call: a rows x cols input, everything compared with libmxgold block by block. */
 static void
@@ -201,13 +281,7 @@ one_quantize (rng *g, mx_format_id in, mx_format_id elem, mx_scale_rule rule, mx
       mx_pack (wc + b * (cb / (N / 32)), c8, 32, mx_format_get (elem), pk);
       ws[sl == MXK_CUDA_SCALES_SWIZZLED ? swz (r, b % bpr, bpr) : b] = (uint8_t) s;
     }
-  void *din = dev_copy (hin, N * in_size (in)), *dr = dev_copy (hr, N * 2);
-  uint8_t *ds = dev_copy (gs, sb), *dc = dev_copy (gc, cb);
-  cudaMemset (ds, 0xA5, sb);                        /* the padding must be written 0 */
-  int rc = mxk_cuda_quantize (ds, dc, din, in, rows, cols, elem, rule, rnd, rnd == MX_SR ? dr : NULL,
-                              pk, dir, sl, 0);
-  host_copy (gs, ds, sb);
-  host_copy (gc, dc, cb);
+  int rc = run_q (gs, gc, sb, cb, hin, N * in_size (in), hr, in, rows, cols, elem, rule, rnd, pk, dir, sl);
   n++;
   size_t bad = 0;
   while (bad < cb && gc[bad] == wc[bad])
@@ -219,7 +293,6 @@ one_quantize (rng *g, mx_format_id in, mx_format_id elem, mx_scale_rule rule, mx
          mx_packing_name (pk), dir == MXK_CUDA_ROWWISE ? "row" : "col",
          sl == MXK_CUDA_SCALES_SWIZZLED ? "swizzled" : "linear", rows, cols, rc,
          memcmp (gs, ws, sb) ? "differ" : "equal", bad == cb ? -1L : (long) bad);
-  cudaFree (din), cudaFree (dr), cudaFree (ds), cudaFree (dc);
   free (hin), free (hr), free (ws), free (wc), free (gs), free (gc);
 }
 
@@ -293,10 +366,8 @@ dequantize_tests (rng *g)
                     want[b * 32 + (size_t) i] = (uint32_t) o[i];
                   mx_pack (hc + b * (cb / (N / 32)), codes + b * 32, 32, f, pk);
                 }
-              uint8_t *ds = dev_copy (hs, sb), *dc = dev_copy (hc, cb);
-              void *dout = dev_copy (want, N * 4);
-              int rc = mxk_cuda_dequantize (dout, bf ? MX_BF16 : MX_FP32, ds, dc, R, C, elems[fi], pk, sl, 0);
-              host_copy (got, dout, N * (bf ? 2 : 4));
+              int rc = run_dq (got, N * (bf ? 2 : 4), bf ? MX_BF16 : MX_FP32, hs, sb, hc, cb, R, C,
+                               elems[fi], pk, sl);
               size_t bad = N;
               for (size_t i = 0; i < N && bad == N; i++)
                 if ((bf ? ((uint16_t *) got)[i] : got[i]) != want[i])
@@ -305,7 +376,6 @@ dequantize_tests (rng *g)
               CHECK (rc == MX_OK && bad == N, "dequantize %s -> %s %s %s %zux%zu: rc %d, element %zu: 0x%X, libmxgold 0x%X",
                      f->name, bf ? "bf16" : "fp32", mx_packing_name (pk), si ? "swizzled" : "linear", R, C, rc,
                      bad, bad < N ? (bf ? ((uint16_t *) got)[bad] : got[bad]) : 0, bad < N ? want[bad] : 0);
-              cudaFree (ds), cudaFree (dc), cudaFree (dout);
               free (hs), free (hc), free (codes), free (want), free (got);
             }
     }
@@ -344,19 +414,12 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
       size_t cb = mx_packed_size (h->packing, 32);
       for (int d = 0; d < 2; d++)       /* a 1 x 32 row, and a 32 x 1 column: the same block */
         {
-          void *din = dev_copy (in == MX_FP32 ? (void *) in32 : (void *) in16, 32 * in_size (in));
-          void *dr = dev_copy (rk, sizeof rk);
-          uint8_t *ds = dev_copy (&s, 1), *dc = dev_copy (got, 32);
-          int rc = mxk_cuda_quantize (ds, dc, din, in, d ? 32 : 1, d ? 1 : 32, h->elem->id,
-                                      h->pol.scale_rule, h->rnd, h->rnd == MX_SR ? dr : NULL,
-                                      h->packing, d ? MXK_CUDA_COLWISE : MXK_CUDA_ROWWISE,
-                                      MXK_CUDA_SCALES_LINEAR, 0);
-          host_copy (&s, ds, 1);
-          host_copy (got, dc, cb);
+          int rc = run_q (&s, got, 1, cb, in == MX_FP32 ? (void *) in32 : (void *) in16, 32 * in_size (in),
+                          rk, in, d ? 32 : 1, d ? 1 : 32, h->elem->id, h->pol.scale_rule, h->rnd,
+                          h->packing, d ? MXK_CUDA_COLWISE : MXK_CUDA_ROWWISE, MXK_CUDA_SCALES_LINEAR);
           n++;
           CHECK (rc == MX_OK && s == c->scale && memcmp (got, want, cb) == 0, "%s:%lu (%s)", file, line,
                  d ? "column" : "row");
-          cudaFree (din), cudaFree (dr), cudaFree (ds), cudaFree (dc);
         }
     }
   else if (h->op == MXV_DEQUANTIZE)
@@ -372,17 +435,13 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
       mx_pack (packed, codes, 32, h->elem, h->packing);
       int bf = h->out == mx_format_get (MX_BF16);
       uint32_t out[32];
-      uint8_t *ds = dev_copy (&s, 1), *dc = dev_copy (packed, 32);
-      void *dout = dev_copy (out, sizeof out);
-      int rc = mxk_cuda_dequantize (dout, bf ? MX_BF16 : MX_FP32, ds, dc, 1, 32, h->elem->id,
-                                    h->packing, MXK_CUDA_SCALES_LINEAR, 0);
-      host_copy (out, dout, bf ? 64 : 128);
+      int rc = run_dq (out, bf ? 64 : 128, bf ? MX_BF16 : MX_FP32, &s, 1, packed, mx_packed_size (h->packing, 32),
+                       1, 32, h->elem->id, h->packing, MXK_CUDA_SCALES_LINEAR);
       int ok = rc == MX_OK;
       for (int i = 0; i < 32; i++)
         ok &= (bf ? ((uint16_t *) out)[i] : out[i]) == c->out[i];
       n++;
       CHECK (ok, "%s:%lu", file, line);
-      cudaFree (ds), cudaFree (dc), cudaFree (dout);
     }
   else
     return 77;
@@ -414,8 +473,9 @@ vector_tests (const char *vdir)
       if (ls)
         pclose (ls);
     }
-  printf ("tcuda: %ld committed vector files (%ld cases) through the GPU\n", v.files, v.cases);
-  CHECK (v.files >= 40, "only %ld vector files applied", v.files);
+  printf ("tcuda: %ld committed vector files (%ld cases) through the %s\n", v.files, v.cases,
+          emulate ? "kernels' thread code on the host" : "GPU");
+  CHECK (v.files >= 35, "only %ld vector files applied", v.files);
 }
 
 int
@@ -427,7 +487,19 @@ main (int argc, char **argv)
       args_tests ();
       return finish ("tcuda args", n);
     }
+  if (argc > 1 && strcmp (argv[1], "emulate") == 0)
+    emulate = 1, argc--, argv++;
   long per_format = test_count (argc, argv, 1, 1000000);
+  rng g = { test_seed () ^ 0xC0DAu };
+  if (emulate)
+    {
+      args_tests ();
+      quantize_tests (&g, per_format);
+      dequantize_tests (&g);
+      if (argc > 2)
+        vector_tests (argv[2]);
+      return finish ("tcuda emulate", n);
+    }
   int dev = 0;
   cudaError_t e = cudaGetDeviceCount (&dev);
   if (e != cudaSuccess || dev == 0)
@@ -438,7 +510,6 @@ main (int argc, char **argv)
   struct cudaDeviceProp pr;
   cudaGetDeviceProperties (&pr, 0);
   printf ("tcuda: device %s (sm_%d%d)\n", pr.name, pr.major, pr.minor);
-  rng g = { test_seed () ^ 0xC0DAu };
   args_tests ();
   quantize_tests (&g, per_format);
   dequantize_tests (&g);
