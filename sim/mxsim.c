@@ -52,6 +52,7 @@ typedef struct
   dut *d;
   beat q[QCAP];       /* the scoreboard: expected results in order */
   int qh, qn;
+  long mac_beats[2][2];  /* mac beats compared, by [accum is exact][BF16 result] */
 } sim;
 
 /* The element formats the RTL implements: those of at most 8 bits, by their table id (the RTL's
@@ -159,6 +160,7 @@ check_output (sim *s)
     {
       acc = m_get_out (s->d, &flags);
       ok = acc == e->exp_acc && flags == e->exp_flags;
+      s->mac_beats[e->accum == MX_ACCUM_EXACT][e->obf16]++;
     }
   if (ok)
     s->passed++;
@@ -657,6 +659,10 @@ main (int argc, char **argv)
   if (!s.quiet)
     printf ("mxsim: %ld beats in, %ld out%s\n", s.beats_in, s.beats_out,
             s.stall_pct ? " (with random stalls)" : "");
+  if (!s.quiet && s.unit == 1)
+    printf ("mxsim: mac beats compared: exact fp32 %ld, exact bf16 %ld, block-fp32 fp32 %ld, "
+            "block-fp32 bf16 %ld\n", s.mac_beats[1][0], s.mac_beats[1][1], s.mac_beats[0][0],
+            s.mac_beats[0][1]);
   printf ("%ld passed, %ld failed\n", s.passed, s.failed);
   return s.failed ? 1 : 0;
 }
