@@ -278,23 +278,21 @@ module mx_mac #(
     end
   end
 
+  // reset leaves both accumulators as a clear with C_in = +0 would
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_valid_o <= 1'b0;
       out_acc_o <= 32'd0;
       out_flags_o <= 8'd0;
-      acc32 <= 32'd0;
+      acc32 <= 32'd0; fl32 <= 8'd0; accw <= '0;
+      snan <= 1'b0; spinf <= 1'b0; sninf <= 1'b0; szneg <= 1'b0; szpos <= 1'b1;
     end else if (advance) begin
       out_valid_o <= v2;
       if (v2) begin
         out_acc_o <= res; out_flags_o <= res_fl; acc32 <= acc32_new;
+        fl32 <= fl32_new; accw <= accw_new;
+        snan <= xnan; spinf <= xpinf; sninf <= xninf; szneg <= xzneg; szpos <= xzpos;
       end
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (advance && v2) begin
-      fl32 <= fl32_new; accw <= accw_new;
-      snan <= xnan; spinf <= xpinf; sninf <= xninf; szneg <= xzneg; szpos <= xzpos;
     end
   end
 
