@@ -386,17 +386,19 @@ run_random_mac (sim *s, long long n, int fmt_sel)
               a[j * K + (size_t) i] = z & code_mask (fa);
               b[j * K + (size_t) i] = (z >> 8) & code_mask (fb);
             }
-          if (j == 1 && (y >> 40) % 4 == 0) /* block 1 cancels block 0 */
+          if (j >= 1 && (y >> 40) % 4 == 0)
             {
-              sa[1] = sa[0], sb[1] = sb[0];
+              /* block j cancels block 0: an exact zero, or (exact model) what is left of C_in
+               * and the blocks between, however far below block 0 they lie */
+              sa[j] = sa[0], sb[j] = sb[0];
               for (int i = 0; i < K; i++)
                 {
-                  a[K + (size_t) i] = a[i];
+                  a[j * K + (size_t) i] = a[i];
                   uint64_t bc = b[i];
                   const mx_format *f = mx_format_get ((mx_format_id) fb);
                   /* the negation: two's complement for INT, the sign bit otherwise */
-                  b[K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
-                                      : bc ^ (1u << (f->bits - 1));
+                  b[j * K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
+                                          : bc ^ (1u << (f->bits - 1));
                 }
             }
         }
