@@ -367,6 +367,11 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       int range = (int) ((x >> 46) % 8);
       if (range == 0)
         cin &= 0x80FFFFFFu; /* a tiny C_in */
+      /* one dot in 32 is all zeros, C_in and every element, with signs chosen so that every
+       * product of a block is -0 or every one +0 (or mixed): the sign of an exact zero */
+      int zeros = (x >> 30) % 32 == 0;
+      if (zeros)
+        cin = (x >> 35) & 1 ? 0x80000000u : 0;
       for (size_t j = 0; j < nb; j++)
         {
           unsigned long long y = mxv_rng_next (&s->rng);
@@ -385,6 +390,18 @@ run_random_mac (sim *s, long long n, int fmt_sel)
               unsigned long long z = mxv_rng_next (&s->rng);
               a[j * K + (size_t) i] = z & code_mask (fa);
               b[j * K + (size_t) i] = (z >> 8) & code_mask (fb);
+              if (zeros)
+                {
+                  /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
+                  const mx_format *ga = mx_format_get ((mx_format_id) fa);
+                  const mx_format *gb = mx_format_get ((mx_format_id) fb);
+                  uint64_t za = ga->special == MX_SPECIAL_INT ? 0 : (uint64_t) (z & 1) << (ga->bits - 1);
+                  int t = (y >> 36) % 4 == 0 ? (int) ((z >> 1) & 1) : (int) ((y >> 38) & 1);
+                  int nb_ = (za != 0) ^ t;
+                  a[j * K + (size_t) i] = za;
+                  b[j * K + (size_t) i] = gb->special == MX_SPECIAL_INT || !nb_ ? 0
+                                          : (uint64_t) 1 << (gb->bits - 1);
+                }
             }
           if (j >= 1 && (y >> 40) % 4 == 0)
             {
