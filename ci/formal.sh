@@ -131,7 +131,7 @@ for t in "${targets[@]}"; do
       # 2. rne breaks ties to odd
       sed -i 's/mx_round_inc = rb & (sb | lsb);/mx_round_inc = rb \& (sb | ~lsb);/' "$s2/rtl/mx_round_inc.svh"
       # 3. mx_mac adds a block's dot to C_in even when the beat does not clear
-      sed -i 's/\.a_i(clr2 ? cin2 : out_acc_o)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
+      sed -i 's/\.a_i(clr2 ? cin2 : acc32)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then

@@ -75,6 +75,18 @@ cmds+=("ocp/dot/e4m3-e2m1-fused-g8.mxv|gen --op dot --format-a e4m3 --format-b e
 for r in rdn rup rtz; do
   cmds+=("ocp/dot/e4m3-e4m3-fused-g8-$r.mxv|gen --op dot --format-a e4m3 --format-b e4m3 --accum fused-group --group 8 --rounding $r --blocks 2 --level 1 -n 200 --seed 1")
 done
+# BF16 results and the other deterministic roundings of exact and block-fp32 (the RTL MAC's
+# two models, tests/trtl.sh)
+for f in $fmts; do
+  for acc in exact block-fp32; do
+    cmds+=("ocp/dot/$f-$f-$acc-bf16.mxv|gen --op dot --format-a $f --format-b $f --accum $acc --output-format bf16 --blocks 2 --level 1 --seed 1")
+  done
+done
+for acc in exact block-fp32; do
+  for r in rdn rup rtz rna rto; do
+    cmds+=("ocp/dot/e4m3-e4m3-$acc-$r.mxv|gen --op dot --format-a e4m3 --format-b e4m3 --accum $acc --rounding $r --blocks 2 --level 1 --seed 1")
+  done
+done
 cmds+=("ocp/gemm/e4m3-e2m1-fused-g8.mxv|gen --op gemm --format-a e4m3 --format-b e2m1 --accum fused-group --group 8 --gemm-m 2 --gemm-n 2 --gemm-k 64 -n 20 --seed 1")
 
 # NVFP4 two-level scaling (docs/semantics.md section 9): 1D blocks and 16x16 tiles (17 rows: a

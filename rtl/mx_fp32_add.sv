@@ -1,12 +1,14 @@
 // mx_fp32_add -- a + b in FP32 with RNE, exactly as an exact sum rounded once (IEEE 754):
-// NaN in or Inf - Inf gives the quiet NaN 0x7FC00000; an exact zero sum is +0 unless both
-// operands are -0.  The smaller operand is aligned into a 55-bit window and jammed (sticky) when
-// it falls more than 31 bits below, which keeps the rounding exact.
+// NaN in or Inf - Inf gives the quiet NaN 0x7FC00000 and flag invalid; an exact zero sum is +0
+// unless both operands are -0; the rounding's inexact/underflow/overflow flags otherwise.
+// The smaller operand is aligned into a 55-bit window and jammed (sticky) when it falls more
+// than 31 bits below, which keeps the rounding (and its flags) exact.
 // SPDX-License-Identifier: MIT
 module mx_fp32_add (
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
-  output logic [31:0] sum_o
+  output logic [31:0] sum_o,
+  output logic [7:0]  flags_o     // MX_FLAG_*
 );
   /* verilator lint_off UNUSEDPARAM */
   `include "mx_pkg.svh"
@@ -21,9 +23,11 @@ module mx_fp32_add (
   logic [71:0]        mag;
   logic [23:0]        lost_mask;
   logic [31:0]        rounded;
+  logic [7:0]         rflags;
 
   mx_fp32_round #(.W(72)) u_round (.sign_i(sum < 57'sd0), .mag_i(mag), .k_i(elbig - 12'sd31),
-                                   .rnd_i(MX_RND_W'(MX_RND_RNE)), .bits_o(rounded));
+                                   .rnd_i(MX_RND_W'(MX_RND_RNE)), .bf16_i(1'b0), .bits_o(rounded),
+                                   .flags_o(rflags));
 
   always_comb begin
     sa = a_i[31];
@@ -59,10 +63,17 @@ module mx_fp32_add (
   end
 
   always_comb begin
-    if (nan_a || nan_b || (inf_a && inf_b && sa != sb)) sum_o = 32'h7FC0_0000;
+    flags_o = '0;
+    if (nan_a || nan_b || (inf_a && inf_b && sa != sb)) begin
+      sum_o = 32'h7FC0_0000;
+      flags_o = MX_FLAG_INVALID;
+    end
     else if (inf_a) sum_o = a_i;
     else if (inf_b) sum_o = b_i;
     else if (sum == 57'sd0) sum_o = {sa && sb && ma == 24'd0 && mb == 24'd0, 31'd0};
-    else sum_o = rounded;
+    else begin
+      sum_o = rounded;
+      flags_o = rflags;
+    end
   end
 endmodule

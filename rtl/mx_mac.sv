@@ -1,17 +1,25 @@
-// mx_mac -- streaming MX multiply-accumulate, bit-exact with libmxgold's block-fp32 model:
-// each beat brings one block pair (E8M0 scale + 32 codes per operand, element format per
-// operand, mixed formats allowed); the block's dot product is computed exactly in a 72-bit
-// fixed-point adder tree, multiplied by both scales, rounded once to FP32 (rnd_i), and added to
-// the FP32 accumulator with RNE.  clear_i starts a new accumulation from cin_i (FP32).
-// Specials: a NaN scale or element, Inf * 0, +Inf + -Inf give NaN (0x7FC00000); E5M2 Inf
-// operands give +-Inf; an exact-zero block is -0 only if all products are -0 (or, when nonzero
-// products cancel, under rdn).  valid/ready, II = 1, latency 3 cycles; out_acc_o is the
-// accumulator after each beat.  FMT_MASK (elaboration time) names the formats both operands
-// support; an unsupported fmt_a_i or fmt_b_i makes the block's dot NaN (0x7FC00000).
+// mx_mac -- streaming MX multiply-accumulate, bit-exact with libmxgold's mx_dot under two
+// accumulation models (accum_i), result and IEEE flags:
+//   block-fp32  each block's exact dot times both scales rounded once to FP32 (rnd_i), added to
+//               an FP32 accumulator with RNE; a BF16 result is that accumulator rounded (rnd_i)
+//   exact       every scaled block dot and C_in summed exactly in an ACC_W-bit fixed-point
+//               (Kulisch) accumulator, lsb 2^-286; the result is its one rounding (rnd_i) to
+//               FP32 or BF16
+// Each beat brings one block pair (E8M0 scale + K codes per operand, element format per operand,
+// mixed formats allowed); the block's dot is computed exactly in a 72-bit fixed-point adder
+// tree.  clear_i starts a new accumulation from cin_i (FP32).  Both models' accumulators run on
+// every beat; accum_i, out_bf16_i and rnd_i choose what the beat reports: out_acc_o and
+// out_flags_o are mx_dot of the blocks since the last clear (flags of the whole accumulation).
+// Specials: a NaN scale or element, Inf * 0, +Inf + -Inf give NaN (0x7FC00000, BF16 0x7FC0) and
+// flag invalid; E5M2 Inf operands give +-Inf; the sign of an exact zero follows IEEE 754 6.3
+// (docs/semantics.md 7).  valid/ready, II = 1, latency 3 cycles.  FMT_MASK (elaboration time)
+// names the formats both operands support; an unsupported fmt_a_i or fmt_b_i makes the block's
+// dot NaN.  The exact accumulator is exact for up to 2^ACC_GUARD blocks per accumulation.
 // SPDX-License-Identifier: MIT
 module mx_mac #(
   parameter int K = 32,
-  parameter logic [5:0] FMT_MASK = 6'b111111  // bit f: MX_FMT f supported
+  parameter logic [5:0] FMT_MASK = 6'b111111, // bit f: MX_FMT f supported
+  parameter int ACC_GUARD = 22                 // exact model: exact for 2^ACC_GUARD blocks
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -25,10 +33,14 @@ module mx_mac #(
   input  logic [2:0]     fmt_b_i,
   input  logic           clear_i,       // this beat starts from cin_i instead of the accumulator
   input  logic [31:0]    cin_i,
-  input  logic [MX_RND_W-1:0] rnd_i,         // rounding of each block's dot (MX_RND_*, not sr)
+  input  logic [MX_RND_W-1:0] rnd_i,    // MX_RND_*, not sr: block-fp32 each block's dot and the
+                                        // BF16 result; exact the one rounding
+  input  logic [MX_ACCUM_W-1:0] accum_i,// MX_ACCUM_EXACT or MX_ACCUM_BLOCK_FP32 (others: NaN)
+  input  logic           out_bf16_i,    // the result in BF16 (out_acc_o[15:0]) instead of FP32
   output logic           out_valid_o,
   input  logic           out_ready_i,
-  output logic [31:0]    out_acc_o
+  output logic [31:0]    out_acc_o,     // FP32, or BF16 in [15:0] with [31:16] zero
+  output logic [7:0]     out_flags_o    // MX_FLAG_* of the accumulation so far
 );
   /* verilator lint_off UNUSEDPARAM */
   `include "mx_pkg.svh"
@@ -44,6 +56,8 @@ module mx_mac #(
   logic [8*K-1:0] ca1, cb1;
   logic [2:0]     fa1, fb1;
   logic [MX_RND_W-1:0] rnd1;
+  logic [MX_ACCUM_W-1:0] acm1;
+  logic           bf1;
   logic [31:0]    cin1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v1 <= 1'b0;
@@ -53,6 +67,7 @@ module mx_mac #(
     if (advance && in_valid_i) begin
       sa1 <= scale_a_i; sb1 <= scale_b_i; ca1 <= codes_a_i; cb1 <= codes_b_i;
       fa1 <= fmt_a_i; fb1 <= fmt_b_i; rnd1 <= rnd_i; clr1 <= clear_i; cin1 <= cin_i;
+      acm1 <= accum_i; bf1 <= out_bf16_i;
     end
   end
 
@@ -123,42 +138,161 @@ module mx_mac #(
   logic [71:0]        mag;
   logic signed [11:0] kexp;
   logic [31:0]        rounded, dblk;
+  logic [7:0]         rflags, fblk;
   assign mag  = (sum < 72'sd0) ? 72'(-sum) : 72'(sum);
   assign kexp = $signed({4'd0, sa1}) + $signed({4'd0, sb1}) - 12'sd286;   // 2^-127 * 2^-127 * 2^-32
   mx_fp32_round #(.W(72)) u_round (.sign_i(sum < 72'sd0), .mag_i(mag), .k_i(kexp), .rnd_i(rnd1),
-                                   .bits_o(rounded));
+                                   .bf16_i(1'b0), .bits_o(rounded), .flags_o(rflags));
+  // block-fp32: the block's dot rounded to FP32, and that rounding's flags
   always_comb begin
-    if (nan || (pinf && ninf)) dblk = 32'h7FC0_0000;
+    fblk = '0;
+    if (nan || (pinf && ninf)) begin
+      dblk = 32'h7FC0_0000;
+      fblk = MX_FLAG_INVALID;
+    end
     else if (pinf) dblk = 32'h7F80_0000;
     else if (ninf) dblk = 32'hFF80_0000;
     else if (sum == 72'sd0)
       dblk = {!any_nz ? (all_neg || (!all_pos && rnd1 == MX_RND_W'(MX_RND_RDN))) : rnd1 == MX_RND_W'(MX_RND_RDN), 31'd0};
-    else dblk = rounded;
+    else begin
+      dblk = rounded;
+      fblk = rflags;
+    end
   end
 
-  // ---- stage 2: the block's FP32 dot ----
-  logic        v2, clr2;
+    // ---- stage 2: the block's FP32 dot (block-fp32) and its exact sum and class (exact) ----
+  logic        v2, clr2, bf2, bnan2, bpinf2, bninf2, bzneg2, bzpos2;
   logic [31:0] d2, cin2;
+  logic [7:0]  fblk2;
+  logic [MX_RND_W-1:0] rnd2;
+  logic [MX_ACCUM_W-1:0] acm2;
+  logic signed [71:0] sum2;
+  logic [8:0]  sab2;                       // X_A + X_B + 254: the block's shift in the accumulator
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v2 <= 1'b0;
     else if (advance) v2 <= v1;
   end
   always_ff @(posedge clk_i) begin
     if (advance && v1) begin
-      d2 <= dblk; clr2 <= clr1; cin2 <= cin1;
+      d2 <= dblk; clr2 <= clr1; cin2 <= cin1; fblk2 <= fblk; rnd2 <= rnd1; acm2 <= acm1;
+      bf2 <= bf1; sum2 <= sum; sab2 <= {1'b0, sa1} + {1'b0, sb1};
+      bnan2 <= nan; bpinf2 <= pinf; bninf2 <= ninf;
+      bzneg2 <= all_neg; bzpos2 <= all_pos;    // every product -0 / +0 (nonzero or special: 0)
     end
   end
 
-  // ---- stage 3: accumulate (FP32 RNE) ----
-  logic [31:0] acc_new;
-  mx_fp32_add u_add (.a_i(clr2 ? cin2 : out_acc_o), .b_i(d2), .sum_o(acc_new));
+  // ---- stage 3: accumulate, and round the result ----
+  // block-fp32: the FP32 accumulator, plus the flags of every rounding so far
+  logic [31:0] acc32, acc32_new;
+  logic [7:0]  fl32, fadd, fl32_new;
+  mx_fp32_add u_add (.a_i(clr2 ? cin2 : acc32), .b_i(d2), .sum_o(acc32_new), .flags_o(fadd));
+  assign fl32_new = (clr2 ? 8'd0 : fl32) | fblk2 | fadd;
+
+  // exact: the Kulisch accumulator.  Bit 0 weighs 2^-286: a block's sum (lsb 2^-32 before the
+  // scales) times 2^(X_A + X_B - 254) is sum2 << sab2, sab2 in 0..508 (0xFF scales are NaN); a
+  // K = 32 block is below 2^69 before the shift, so below 2^577 after it; FP32 C_in (lsb 2^-149,
+  // below 2^128) is bits 137..413.  ACC_W = 578 + ACC_GUARD holds 2^ACC_GUARD such blocks.
+  localparam int ACC_W = 573 + $clog2(K) + ACC_GUARD;
+  logic signed [ACC_W-1:0] accw, accw_base, accw_new, term, cin_fx;
+  logic [ACC_W-1:0]        accw_mag;
+  logic                    snan, spinf, sninf, szneg, szpos;               // sticky classes
+  logic                    bnan, bpinf, bninf, bzneg, bzpos, cnan, cinf, czero;
+  logic [7:0]              cexp;
+  always_comb begin
+    cexp  = cin2[30:23];
+    cnan  = cexp == 8'hFF && cin2[22:0] != 23'd0;
+    cinf  = cexp == 8'hFF && cin2[22:0] == 23'd0;
+    czero = cin2[30:0] == 31'd0;
+    cin_fx = '0;
+    if (cexp != 8'hFF)                    // m * 2^(max(e,1) - 150), placed at bit max(e,1) + 136
+      cin_fx = ACC_W'({cexp != 8'd0, cin2[22:0]}) << ((cexp == 8'd0) ? 9'd137 : {1'b0, cexp} + 9'd136);
+    if (cin2[31]) cin_fx = -cin_fx;
+    term = (ACC_W'(sum2)) <<< sab2;
+    // the classes of C_in (on a clear) or of the accumulation so far, then this block's
+    bnan  = clr2 ? cnan : snan;
+    bpinf = clr2 ? cinf && !cin2[31] : spinf;
+    bninf = clr2 ? cinf && cin2[31] : sninf;
+    bzneg = clr2 ? czero && cin2[31] : szneg;
+    bzpos = clr2 ? czero && !cin2[31] : szpos;
+    accw_base = clr2 ? cin_fx : accw;
+    accw_new  = accw_base + term;
+    accw_mag  = accw_new[ACC_W-1] ? ACC_W'(-accw_new) : ACC_W'(accw_new);
+  end
+  logic xnan, xpinf, xninf, xzneg, xzpos;
+  assign xnan  = bnan | bnan2;
+  assign xpinf = bpinf | bpinf2;
+  assign xninf = bninf | bninf2;
+  assign xzneg = bzneg & bzneg2;
+  assign xzpos = bzpos & bzpos2;
+
+  // the exact result: one rounding of the accumulator (k = -286)
+  logic [31:0] xr_bits;
+  logic [7:0]  xr_flags;
+  mx_fp32_round #(.W(ACC_W)) u_xround (.sign_i(accw_new[ACC_W-1]), .mag_i(accw_mag),
+                                       .k_i(-12'sd286), .rnd_i(rnd2), .bf16_i(bf2),
+                                       .bits_o(xr_bits), .flags_o(xr_flags));
+  // the block-fp32 BF16 result: the FP32 accumulator rounded to BF16
+  logic [31:0] br_bits;
+  logic [7:0]  br_flags;
+  logic [7:0]  aexp;
+  assign aexp = acc32_new[30:23];
+  mx_fp32_round #(.W(32)) u_bround (.sign_i(acc32_new[31]),
+                                    .mag_i({8'd0, aexp != 8'd0, acc32_new[22:0]}),
+                                    .k_i(((aexp == 8'd0) ? 12'sd1 : $signed({4'd0, aexp})) - 12'sd150),
+                                    .rnd_i(rnd2), .bf16_i(1'b1), .bits_o(br_bits), .flags_o(br_flags));
+
+  logic [31:0] res;
+  logic [7:0]  res_fl;
+  logic        rdn2, xneg0;
+  assign rdn2  = rnd2 == MX_RND_W'(MX_RND_RDN);
+  assign xneg0 = xzneg || (!xzpos && rdn2);   // IEEE 754 6.3, as mx__acc_value
+  always_comb begin
+    res_fl = '0;
+    if (acm2 == MX_ACCUM_W'(MX_ACCUM_EXACT)) begin
+      if (xnan || (xpinf && xninf)) begin
+        res = bf2 ? 32'h7FC0 : 32'h7FC0_0000;
+        res_fl = MX_FLAG_INVALID;
+      end
+      else if (xpinf) res = bf2 ? 32'h7F80 : 32'h7F80_0000;
+      else if (xninf) res = bf2 ? 32'hFF80 : 32'hFF80_0000;
+      else if (accw_new == '0) res = bf2 ? {16'd0, xneg0, 15'd0} : {xneg0, 31'd0};
+      else begin
+        res = xr_bits;
+        res_fl = xr_flags;
+      end
+    end else if (acm2 == MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32)) begin
+      res_fl = fl32_new;
+      if (aexp == 8'hFF && acc32_new[22:0] != 23'd0) begin
+        res = bf2 ? 32'h7FC0 : acc32_new;
+        res_fl = fl32_new | MX_FLAG_INVALID;
+      end
+      else if (!bf2) res = acc32_new;
+      else if (aexp == 8'hFF || acc32_new[30:0] == 31'd0) res = {16'd0, acc32_new[31:16]}; // Inf, 0
+      else begin
+        res = br_bits;
+        res_fl = fl32_new | br_flags;
+      end
+    end else begin                              // a model the RTL does not implement
+      res = bf2 ? 32'h7FC0 : 32'h7FC0_0000;
+      res_fl = MX_FLAG_INVALID;
+    end
+  end
+
+  // reset leaves both accumulators as a clear with C_in = +0 would
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_valid_o <= 1'b0;
       out_acc_o <= 32'd0;
+      out_flags_o <= 8'd0;
+      acc32 <= 32'd0; fl32 <= 8'd0; accw <= '0;
+      snan <= 1'b0; spinf <= 1'b0; sninf <= 1'b0; szneg <= 1'b0; szpos <= 1'b1;
     end else if (advance) begin
       out_valid_o <= v2;
-      if (v2) out_acc_o <= acc_new;
+      if (v2) begin
+        out_acc_o <= res; out_flags_o <= res_fl; acc32 <= acc32_new;
+        fl32 <= fl32_new; accw <= accw_new;
+        snan <= xnan; spinf <= xpinf; sninf <= xninf; szneg <= xzneg; szpos <= xzpos;
+      end
     end
   end
 

@@ -104,6 +104,12 @@ localparam int MX_RND_RTO = 8;
 localparam int MX_RND_SR = 9;
 localparam int MX_RND_W = 4; // bits of a rounding-mode input
 
+localparam int MX_ACCUM_EXACT = 0;
+localparam int MX_ACCUM_BLOCK_FP32 = 1;
+localparam int MX_ACCUM_TENSOR_CORE = 2;
+localparam int MX_ACCUM_FUSED_GROUP = 3;
+localparam int MX_ACCUM_W = 2; // bits of an accumulation-model input
+
 localparam int MX_SCALE_FLOOR = 0;
 localparam int MX_SCALE_CEIL = 1;
 localparam int MX_SCALE_EVEN = 2;

@@ -3,6 +3,9 @@
  *                                  every output bit with the file's expected fields
  *   mxsim --unit quantize|mac --random N [--format F|all] [--seed S]
  *                                  seeded random blocks; libmxgold computes the expected results
+ *                                  (mac: random dots of 1-4 blocks over both accumulation models,
+ *                                  exact and block-fp32, FP32 and BF16 results, every
+ *                                  deterministic rounding; result bits and flags compared)
  *   --stalls P                     random valid/ready stalls (P percent on each side); a
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
@@ -32,8 +35,8 @@ typedef struct
   uint8_t exp_scale, exp_codes[K], exp_flags;
   /* mac */
   uint8_t sa, sb, a[K], b[K];
-  int fa, fb, clear;
-  uint32_t cin, exp_acc;
+  int fa, fb, clear, accum, obf16;
+  uint32_t cin, exp_acc;             /* and exp_flags */
   /* where it came from */
   long id;
   char where[96];
@@ -49,6 +52,7 @@ typedef struct
   dut *d;
   beat q[QCAP];       /* the scoreboard: expected results in order */
   int qh, qn;
+  long mac_beats[3][2];  /* mac beats compared, by [block-fp32, exact, other][BF16 result] */
 } sim;
 
 /* The element formats the RTL implements: those of at most 8 bits, by their table id (the RTL's
@@ -117,15 +121,17 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
     }
   else
     {
-      printf ("MISMATCH %s: %s x %s rnd %s clear %d cin %08X\n  A %02X:", e->where,
-              fmt_name (e->fa), fmt_name (e->fb), mx_rounding_name ((mx_rounding) e->rnd),
-              e->clear, e->cin, e->sa);
+      printf ("MISMATCH %s: %s x %s accum %s out %s rnd %s clear %d cin %08X\n  A %02X:",
+              e->where, fmt_name (e->fa), fmt_name (e->fb), mx_accum_name ((mx_accum) e->accum),
+              e->obf16 ? "bf16" : "fp32", mx_rounding_name ((mx_rounding) e->rnd), e->clear,
+              e->cin, e->sa);
       for (int i = 0; i < K; i++)
         printf (" %02X", e->a[i]);
       printf ("\n  B %02X:", e->sb);
       for (int i = 0; i < K; i++)
         printf (" %02X", e->b[i]);
-      printf ("\n  dut acc %08X golden %08X\n", acc, e->exp_acc);
+      printf ("\n  dut acc %08X flags %02X, golden %08X flags %02X\n", acc, *flags, e->exp_acc,
+              e->exp_flags);
     }
 }
 
@@ -152,8 +158,10 @@ check_output (sim *s)
     }
   else
     {
-      acc = m_get_out (s->d);
-      ok = acc == e->exp_acc;
+      acc = m_get_out (s->d, &flags);
+      ok = acc == e->exp_acc && flags == e->exp_flags;
+      s->mac_beats[e->accum == MX_ACCUM_EXACT ? 1 : e->accum == MX_ACCUM_BLOCK_FP32 ? 0 : 2]
+                  [e->obf16]++;
     }
   if (ok)
     s->passed++;
@@ -170,7 +178,7 @@ idle_inputs (sim *s)
   if (s->unit == 0)
     q_set_in (s->d, 0, z32, 0, 0, 0, 0, 0, z32);
   else
-    m_set_in (s->d, 0, 0, z8, 0, 0, z8, 0, 0, 0, 0);
+    m_set_in (s->d, 0, 0, z8, 0, 0, z8, 0, 0, 0, 0, 0, 0);
 }
 
 /* Run one beat through the DUT: present it (after random input stalls), and clock until it is
@@ -187,7 +195,8 @@ cycle (sim *s, const beat *b)
       else if (s->unit == 0)
         q_set_in (s->d, present, b->lanes, b->bf16, b->fmt, b->rnd, b->rule, b->ovf, b->rbits);
       else
-        m_set_in (s->d, present, b->sa, b->a, b->fa, b->sb, b->b, b->fb, b->clear, b->cin, b->rnd);
+        m_set_in (s->d, present, b->sa, b->a, b->fa, b->sb, b->b, b->fb, b->clear, b->cin, b->rnd,
+                  b->accum, b->obf16);
       dut_set_out_ready (s->d, ready);
       dut_eval (s->d);
       if (dut_out_valid (s->d) && ready)
@@ -267,18 +276,21 @@ golden_quantize (beat *b)
     b->exp_codes[i] = (uint8_t) codes[i];
 }
 
-/* MAC: the expected accumulator after blocks 0..j of a dot (block-fp32, FP32 out). */
-static uint32_t
-golden_mac (const uint64_t *sa, const uint64_t *a, const uint64_t *sb, const uint64_t *b,
-            int fa, int fb, size_t nb, uint32_t cin, int rnd)
+/* MAC: the expected result and flags after blocks 0..nb-1 of a dot (bt's model, output format
+ * and rounding) into bt. */
+static void
+golden_mac (beat *bt, const uint64_t *sa, const uint64_t *a, const uint64_t *sb,
+            const uint64_t *b, size_t nb)
 {
   mx_dot_policy dp = mx_dot_policy_default ();
-  dp.accum = MX_ACCUM_BLOCK_FP32;
+  dp.accum = (mx_accum) bt->accum;
   uint64_t out;
-  mx_dot (&out, NULL, mx_format_get (MX_FP32), sa, a, mx_format_get ((mx_format_id) fa), sb, b,
-          mx_format_get ((mx_format_id) fb), mx_format_get (MX_E8M0), K, nb, cin, &dp,
-          (mx_rounding) rnd);
-  return (uint32_t) out;
+  unsigned fl;
+  mx_dot (&out, &fl, mx_format_get (bt->obf16 ? MX_BF16 : MX_FP32), sa, a,
+          mx_format_get ((mx_format_id) bt->fa), sb, b, mx_format_get ((mx_format_id) bt->fb),
+          mx_format_get (MX_E8M0), K, nb, bt->cin, &dp, (mx_rounding) bt->rnd);
+  bt->exp_acc = (uint32_t) out;
+  bt->exp_flags = (uint8_t) fl;
 }
 
 /*----------------------------------------------------------------- random -*/
@@ -342,32 +354,68 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       int fb = elems[(x >> 3) % (unsigned) nelems];
       size_t nb = 1 + (x >> 6) % 4;
       int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
+      int accum = (x >> 50) & 1 ? MX_ACCUM_EXACT : MX_ACCUM_BLOCK_FP32;
+      int obf16 = (x >> 44) % 4 == 0;
       uint64_t sa[4], sb[4], a[4 * K], b[4 * K];
       uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
       if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
         cin &= 0xBFFFFFFFu; /* mostly finite */
+      if ((x >> 20) % 64 == 0) /* and now and then +-Inf or a NaN */
+        cin = (x >> 26) % 4 == 0 ? 0x7FC00000u : 0x7F800000u | (uint32_t) ((x >> 28) & 1) << 31;
+      /* one dot in eight lands near the bottom of FP32 (X_A X_B about 2^-126: subnormal
+       * results, underflow) and one in eight near its top (overflow) */
+      int range = (int) ((x >> 46) % 8);
+      if (range == 0)
+        cin &= 0x80FFFFFFu; /* a tiny C_in */
+      /* one dot in 32 is all zeros, C_in and every element, with signs chosen so that every
+       * product of a block is -0 or every one +0 (or mixed): the sign of an exact zero */
+      int zeros = (x >> 30) % 32 == 0;
+      if (zeros)
+        cin = (x >> 35) & 1 ? 0x80000000u : 0;
       for (size_t j = 0; j < nb; j++)
         {
           unsigned long long y = mxv_rng_next (&s->rng);
           sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
           sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
+          if (range < 2)
+            {
+              /* X_A + X_B = 254 - 126 +- 24, or 254 + 120 +- 24 */
+              long sum = (range == 0 ? 128 : 374) + (long) ((y >> 32) % 49) - 24;
+              long a0 = sum / 2 + (long) ((y >> 40) % 41) - 20;
+              sa[j] = (uint64_t) a0;
+              sb[j] = (uint64_t) (sum - a0 > 254 ? 254 : sum - a0);
+            }
           for (int i = 0; i < K; i++)
             {
               unsigned long long z = mxv_rng_next (&s->rng);
               a[j * K + (size_t) i] = z & code_mask (fa);
               b[j * K + (size_t) i] = (z >> 8) & code_mask (fb);
+              if (zeros)
+                {
+                  /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
+                  const mx_format *ga = mx_format_get ((mx_format_id) fa);
+                  const mx_format *gb = mx_format_get ((mx_format_id) fb);
+                  uint64_t za = ga->special == MX_SPECIAL_INT ? 0 : (uint64_t) (z & 1) << (ga->bits - 1);
+                  int t = (y >> 36) % 4 == 0 ? (int) ((z >> 1) & 1) : (int) ((y >> 38) & 1);
+                  int nb_ = (za != 0) ^ t;
+                  a[j * K + (size_t) i] = za;
+                  b[j * K + (size_t) i] = gb->special == MX_SPECIAL_INT || !nb_ ? 0
+                                          : (uint64_t) 1 << (gb->bits - 1);
+                }
             }
-          if (j == 1 && (y >> 40) % 4 == 0) /* block 1 cancels block 0 */
+          if (j >= 1 && (y >> 40) % 4 == 0)
             {
-              sa[1] = sa[0], sb[1] = sb[0];
+              /* block j cancels block 0: an exact zero, or (exact model) what is left of C_in
+               * and the blocks between, however far below block 0 they lie */
+              sa[j] = sa[0], sb[j] = sb[0];
               for (int i = 0; i < K; i++)
                 {
-                  a[K + (size_t) i] = a[i];
+                  a[j * K + (size_t) i] = a[i];
                   uint64_t bc = b[i];
                   const mx_format *f = mx_format_get ((mx_format_id) fb);
                   /* the negation: two's complement for INT, the sign bit otherwise */
-                  b[K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
-                                      : bc ^ (1u << (f->bits - 1));
+                  b[j * K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
+                                          : bc ^ (1u << (f->bits - 1));
                 }
             }
         }
@@ -381,7 +429,17 @@ run_random_mac (sim *s, long long n, int fmt_sel)
           bt.clear = j == 0;
           bt.cin = cin;
           bt.rnd = rnd;
-          bt.exp_acc = golden_mac (sa, a, sb, b, fa, fb, j + 1, cin, rnd);
+          bt.accum = accum;
+          bt.obf16 = obf16;
+          golden_mac (&bt, sa, a, sb, b, j + 1);
+          if ((x >> 56) % 64 == 0)
+            {
+              /* a model the RTL does not implement (tensor-core, fused-group): NaN, invalid
+               * (docs/rtl.md); the accumulation goes on underneath */
+              bt.accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
+              bt.exp_acc = obf16 ? 0x7FC0u : 0x7FC00000u;
+              bt.exp_flags = MX_FLAG_INVALID;
+            }
           bt.id = (long) c;
           snprintf (bt.where, sizeof bt.where, "random dot %lld block %zu", c, j);
           cycle (s, &bt);
@@ -434,10 +492,12 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         }
       else if (h->op == MXV_DOT)
         {
-          if (h->dp.accum != MX_ACCUM_BLOCK_FP32 || h->out != mx_format_get (MX_FP32)
+          if ((h->dp.accum != MX_ACCUM_BLOCK_FP32 && h->dp.accum != MX_ACCUM_EXACT)
+              || (h->out != mx_format_get (MX_FP32) && h->out != mx_format_get (MX_BF16))
               || rtl_format (h->elem) < 0 || rtl_format (h->elem_b ? h->elem_b : h->elem) < 0
               || h->out_rnd == MX_SR)
-            return unsupported (file, "block-fp32 accumulation, FP32 output, OCP formats only");
+            return unsupported (file, "exact or block-fp32 accumulation, FP32 or BF16 output, "
+                                      "OCP formats only");
           s->unit = 1;
         }
       else
@@ -475,9 +535,12 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
       b.clear = j == 0;
       b.cin = (uint32_t) c->in[0];
       b.rnd = h->out_rnd;
-      b.exp_acc = j + 1 == h->nblocks ? (uint32_t) c->out[0]
-                  : golden_mac (c->scale_a, c->codes, c->scale_b, c->codes_b, fa, fb, j + 1,
-                                b.cin, b.rnd);
+      b.accum = h->dp.accum;
+      b.obf16 = h->out == mx_format_get (MX_BF16);
+      if (j + 1 == h->nblocks)
+        b.exp_acc = (uint32_t) c->out[0], b.exp_flags = (uint8_t) c->flags;
+      else
+        golden_mac (&b, c->scale_a, c->codes, c->scale_b, c->codes_b, j + 1);
       cycle (s, &b);
     }
   return 0;
@@ -626,6 +689,11 @@ main (int argc, char **argv)
   if (!s.quiet)
     printf ("mxsim: %ld beats in, %ld out%s\n", s.beats_in, s.beats_out,
             s.stall_pct ? " (with random stalls)" : "");
+  if (!s.quiet && s.unit == 1)
+    printf ("mxsim: mac beats compared: exact fp32 %ld, exact bf16 %ld, block-fp32 fp32 %ld, "
+            "block-fp32 bf16 %ld, unimplemented models (NaN) %ld\n", s.mac_beats[1][0],
+            s.mac_beats[1][1], s.mac_beats[0][0], s.mac_beats[0][1],
+            s.mac_beats[2][0] + s.mac_beats[2][1]);
   printf ("%ld passed, %ld failed\n", s.passed, s.failed);
   return s.failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 /* mxgold-derive -- write the files derived from the .def tables, to stdout:
- *   sv    rtl/mx_pkg.svh: format, rounding, scale-rule, flag and MXS constants for the RTL
+ *   sv    rtl/mx_pkg.svh: format, rounding, accumulation, scale-rule, flag and MXS constants
+ *         for the RTL
  *   py    python/mxgold/_names.py: the names of every table, for the Python package
  *   docs  docs/policies.md: the policy fields, the profiles and the MXS formats, as tables
  * CTest diffs each output against the committed file (labels unit: derived-*).
@@ -107,6 +108,17 @@ emit_sv (void)
   while ((1 << w) < MX_ROUNDING_COUNT)
     w++;
   printf ("localparam int MX_RND_W = %d; // bits of a rounding-mode input\n", w);
+  printf ("\n");
+  for (int i = 0; i < MX_ACCUM_COUNT; i++)
+    {
+      char u[32];
+      upper (u, mx_accum_name ((mx_accum) i));
+      printf ("localparam int MX_ACCUM_%s = %d;\n", u, i);
+    }
+  w = 1;
+  while ((1 << w) < MX_ACCUM_COUNT)
+    w++;
+  printf ("localparam int MX_ACCUM_W = %d; // bits of an accumulation-model input\n", w);
   printf ("\n");
   const mx_policy_field_desc *rules = mx_policy_field_get (MX_POLICY_SCALE_RULE);
   for (int i = 0; i < rules->nvalues; i++)

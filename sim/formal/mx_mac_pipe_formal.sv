@@ -42,12 +42,14 @@ module mx_mac_pipe_formal #(
   endfunction
 
   logic [31:0] out_acc;
+  logic [7:0]  out_flags;
   mx_mac #(.K(K)) dut (
     .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .in_ready_o(in_ready),
     .scale_a_i(8'd127), .codes_a_i('0), .fmt_a_i(3'(MX_FMT_E4M3)),
     .scale_b_i(8'd127), .codes_b_i('0), .fmt_b_i(3'(MX_FMT_E4M3)),
     .clear_i(n_in[1:0] == 2'd0), .cin_i(tagf(n_in)), .rnd_i(MX_RND_W'(MX_RND_RNE)),
-    .out_valid_o(out_valid), .out_ready_i(out_ready_i), .out_acc_o(out_acc));
+    .accum_i(MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32)), .out_bf16_i(1'b0),
+    .out_valid_o(out_valid), .out_ready_i(out_ready_i), .out_acc_o(out_acc), .out_flags_o(out_flags));
 
   // probes (connected by the .sby script)
   logic                p_v1, p_clr1, p_v2, p_clr2;
@@ -55,7 +57,7 @@ module mx_mac_pipe_formal #(
   logic [8*K-1:0]      p_ca1, p_cb1;
   logic [2:0]          p_fa1, p_fb1;
   logic [MX_RND_W-1:0] p_rnd1;
-  logic [31:0]         p_cin1, p_d2, p_cin2;
+  logic [31:0]         p_cin1, p_d2, p_cin2, p_acc32;
 
 `ifdef FORMAL
   logic [5:0] t_out, t_2, t_1;
@@ -76,8 +78,10 @@ module mx_mac_pipe_formal #(
       // the n-th output is the accumulator after the n-th accepted beat
       if (out_valid) assert (out_acc == acc_of(t_out));
       if (out_valid_q && !out_ready_q) assert (out_valid && out_acc == out_acc_q);
-      // stage invariants; the accumulator register holds the last output between beats
+      // stage invariants; the accumulator register holds the last output between beats, and
+      // (block-fp32, FP32 out) the FP32 accumulator state equals the output register
       if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_out));
+      assert (p_acc32 == out_acc);
       if (p_v2) assert (p_d2 == 32'd0 && p_clr2 == (t_2[1:0] == 2'd0) && p_cin2 == tagf(t_2));
       if (p_v1) begin
         assert (p_sa1 == 8'd127 && p_sb1 == 8'd127 && p_ca1 == '0 && p_cb1 == '0);
