@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ci/test.sh -- the test run, in legs: deps; the main build (-Werror) and every CTest test;
-# the formal proofs' venv (ci/formal.sh; the proofs run in ctest, label formal);
+# the formal proofs' venv (ci/formal.sh; the proofs run in ctest, label formal); the RTL
+# coverage floors (sim/coverage.sh);
 # the exhaustive sweep's fixed shard (every kernel path x format x rounding x rule, issue 18);
 # the unit and fuzz-replay suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
 # the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest; the
@@ -27,6 +28,9 @@ rc=0; bash ci/formal.sh --install-only || rc=$?
 
 leg "ctest (every label but thirdparty, which runs in the Python leg's venv; the sweep shard next)"
 (cd build && ctest -j"$jobs" -LE thirdparty -E '^sweep-shard$' --output-on-failure)
+
+leg "RTL coverage: line and toggle floors (sim/coverage.sh, docs/rtl.md)"
+bash sim/coverage.sh build 5000
 
 leg "the exhaustive sweep's CI shard: one unit in 757 of every path x format x rounding x rule x X"
 (cd build && ctest -R '^sweep-shard$' -V | grep -E '^[0-9]+: (sweep: (units|path|model)|MISMATCH|sweep: INTERNAL)|Failed|Passed')

@@ -58,6 +58,8 @@ module mx_mac_pipe_formal #(
   logic [2:0]          p_fa1, p_fb1;
   logic [MX_RND_W-1:0] p_rnd1;
   logic [31:0]         p_cin1, p_d2, p_cin2, p_acc32;
+  logic [MX_ACCUM_W-1:0] p_acm1, p_acm2;
+  logic                p_bf1, p_bf2;
 
 `ifdef FORMAL
   logic [5:0] t_out, t_2, t_1;
@@ -83,6 +85,9 @@ module mx_mac_pipe_formal #(
       if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_out));
       assert (p_acc32 == out_acc);
       if (p_v2) assert (p_d2 == 32'd0 && p_clr2 == (t_2[1:0] == 2'd0) && p_cin2 == tagf(t_2));
+      // the model and the result format travel with their beat (they choose what it reports)
+      if (p_v2) assert (p_acm2 == MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32) && !p_bf2);
+      if (p_v1) assert (p_acm1 == MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32) && !p_bf1);
       if (p_v1) begin
         assert (p_sa1 == 8'd127 && p_sb1 == 8'd127 && p_ca1 == '0 && p_cb1 == '0);
         assert (p_fa1 == 3'(MX_FMT_E4M3) && p_fb1 == 3'(MX_FMT_E4M3) && p_rnd1 == MX_RND_W'(MX_RND_RNE));
