@@ -17,6 +17,7 @@ module mx_fmt_params #(
   output logic signed [5:0] emax_o,    // largest normal exponent (the OCP 6.3 emax)
   output logic [7:0]        maxmag_o,  // magnitude code of max finite
   output logic [7:0]        sigmax_o,  // significand of max finite, as an integer (1.m << mbits)
+  output logic [23:0]       rcp_o,     // fl32(1/max) = rcp_o * 2^(-24 - emax) (rceil-fp32)
   output logic [7:0]        signbit_o, // the sign bit of the code (INT: 0x80, two's complement)
   output logic              is_int_o,
   output logic              is_ieee_o, // has Inf (E5M2)
@@ -45,6 +46,7 @@ module mx_fmt_params #(
   assign emax_o    = MX_ELEM_EMAX[6*f +: 6];
   assign maxmag_o  = MX_ELEM_MAX_MAG[8*f +: 8];
   assign sigmax_o  = MX_ELEM_SIGMAX[8*f +: 8];
+  assign rcp_o     = MX_ELEM_RCP[24*f +: 24];
   assign signbit_o = MX_ELEM_SIGNBIT[8*f +: 8];
   assign is_int_o  = MX_ELEM_IS_INT[f];
   assign is_ieee_o = MX_ELEM_IS_IEEE[f];

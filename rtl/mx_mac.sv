@@ -77,13 +77,14 @@ module mx_mac #(
   logic signed [5:0] en_a, en_b, ex_a, ex_b;
   logic [7:0]        mm_a, mm_b, sm_a, sm_b, sg_a, sg_b;
   logic              ii_a, ii_b, ie_a, ie_b, if_a, if_b, ok_a, ok_b;
+  logic [23:0]       rc_a, rc_b;                 // rceil-fp32's constant: unused by the MAC
   mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_pa (
                       .fmt_i(fa1), .ok_o(ok_a), .mbits_o(mb_a), .bias_o(bi_a), .emin_o(en_a),
-                      .emax_o(ex_a), .maxmag_o(mm_a), .sigmax_o(sm_a), .signbit_o(sg_a),
+                      .emax_o(ex_a), .maxmag_o(mm_a), .sigmax_o(sm_a), .rcp_o(rc_a), .signbit_o(sg_a),
                       .is_int_o(ii_a), .is_ieee_o(ie_a), .is_fn_o(if_a));
   mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_pb (
                       .fmt_i(fb1), .ok_o(ok_b), .mbits_o(mb_b), .bias_o(bi_b), .emin_o(en_b),
-                      .emax_o(ex_b), .maxmag_o(mm_b), .sigmax_o(sm_b), .signbit_o(sg_b),
+                      .emax_o(ex_b), .maxmag_o(mm_b), .sigmax_o(sm_b), .rcp_o(rc_b), .signbit_o(sg_b),
                       .is_int_o(ii_b), .is_ieee_o(ie_b), .is_fn_o(if_b));
 
   // products in the fixed-point window (lsb 2^-32 before scaling)
@@ -297,5 +298,5 @@ module mx_mac #(
   end
 
   logic unused;
-  assign unused = ^{ex_a, ex_b, mm_a, mm_b, sm_a, sm_b, tree[71:0]};
+  assign unused = ^{ex_a, ex_b, mm_a, mm_b, sm_a, sm_b, rc_a, rc_b, tree[71:0]};
 endmodule

@@ -83,6 +83,8 @@ localparam logic [35:0] MX_ELEM_EMAX = {6'h0, 6'h2, 6'h4, 6'h2, 6'hF, 6'h8};
 localparam logic [47:0] MX_ELEM_MAX_MAG = {8'h7F, 8'h7, 8'h1F, 8'h1F, 8'h7B, 8'h7E};
 // significand of max finite as an integer (1.m << mbits; INT: the magnitude)
 localparam logic [47:0] MX_ELEM_SIGMAX = {8'h7F, 8'h3, 8'h7, 8'hF, 8'h7, 8'hE};
+// fl32(1/max)'s significand (rceil-fp32): 1/max = RCP * 2^(-24 - emax)
+localparam logic [143:0] MX_ELEM_RCP = {24'h810204, 24'hAAAAAB, 24'h924925, 24'h888889, 24'h924925, 24'h924925};
 // the sign bit of the code (INT: the two's-complement top bit)
 localparam logic [47:0] MX_ELEM_SIGNBIT = {8'h80, 8'h8, 8'h20, 8'h20, 8'h80, 8'h80};
 // two's complement integer

@@ -4,8 +4,8 @@
 // scale 0x00; zero signs kept; INT8 -127..127; FP32 subnormal inputs kept).
 // Runtime: element format (the six OCP formats, or those of FMT_MASK; an unsupported fmt_i gives
 // the NaN scale 0xFF, codes 0 and the INVALID flag), rounding (all eight modes of roundings.def; sr
-// with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil), overflow
-// (sat | ovf), FP32 or BF16 lanes.
+// with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil rceil-fp32),
+// overflow (sat | ovf), FP32 or BF16 lanes.
 // valid/ready, fully pipelined: II = 1, latency 3 cycles (input register, scale register, output
 // register); a stalled output holds the whole pipeline, so no beat is lost or duplicated.
 // SPDX-License-Identifier: MIT
@@ -22,7 +22,7 @@ module mx_quantize #(
   input  logic                 in_bf16_i,
   input  logic [2:0]           fmt_i,         // MX_FMT_*
   input  logic [MX_RND_W-1:0]  rnd_i,         // MX_RND_*
-  input  logic [2:0]           rule_i,        // MX_SCALE_* (floor ceil even rceil)
+  input  logic [2:0]           rule_i,        // MX_SCALE_* (floor ceil even rceil rceil-fp32)
   input  logic                 ovf_i,         // 0 sat, 1 ovf
   input  logic [SR_BITS*K-1:0] rbits_i,       // lane i's random bits in [SR_BITS*i +: SR_BITS]
   output logic                 out_valid_o,
@@ -79,16 +79,18 @@ module mx_quantize #(
   logic [4:0]        bias1;
   logic signed [5:0] emin1, emax1;
   logic [7:0]        maxmag1, sigmax1, signbit1;
+  logic [23:0]       rcp1;
   logic              isint1, isieee1, isfn1, fmtok1;
   mx_fmt_params #(.FMT_MASK(FMT_MASK)) u_fp1 (
                        .fmt_i(fmt1), .ok_o(fmtok1), .mbits_o(mbits1), .bias_o(bias1),
                        .emin_o(emin1), .emax_o(emax1), .maxmag_o(maxmag1), .sigmax_o(sigmax1),
+                       .rcp_o(rcp1),
                        .signbit_o(signbit1), .is_int_o(isint1), .is_ieee_o(isieee1),
                        .is_fn_o(isfn1));
 
   logic signed [11:0] e_rule;
   mx_scale u_scale (.amax_i(amax), .rule_i(rule1), .mbits_i(mbits1), .emax_i(emax1),
-                    .sigmax_i(sigmax1), .e_o(e_rule));
+                    .sigmax_i(sigmax1), .rcp_i(rcp1), .e_o(e_rule));
 
   // shared exponent, clamped; scale code; NaN scale
   logic signed [9:0] x_scale;

@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <math.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,7 +323,7 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
   b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
-  b->rule = (int) ((x >> 3) % (MX_SCALE_RCEIL + 1)); /* and the rules floor ceil even rceil */
+  b->rule = (int) ((x >> 3) % (MX_SCALE_RCEIL_FP32 + 1)); /* the rules floor ceil even rceil rceil-fp32 */
   b->ovf = (int) ((x >> 5) & 1);
   b->bf16 = (x >> 6) % 8 == 0;
   int top = (int) ((x >> 10) % 256);
@@ -332,6 +333,21 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
       if (b->bf16)
         b->lanes[i] >>= 16;
       b->rbits[i] = (uint32_t) mxv_rng_next (&s->rng) & 0xFFFF;
+    }
+  if (b->rule == MX_SCALE_RCEIL_FP32 && !b->bf16 && (x >> 7) % 2 == 0)
+    {
+      /* rceil-fp32's edge: a largest magnitude whose product with fl32(1/max) lies within about
+       * one unit of the 24th bit of a power of two (its rounding decides the scale) */
+      const mx_format *f = mx_format_get ((mx_format_id) fmt);
+      double mx = f->special == MX_SPECIAL_INT
+                  ? ldexp ((double) f->max_mag, -(int) f->mbits)
+                  : ldexp ((double) ((f->max_mag & ((1ull << f->mbits) - 1)) | (1ull << f->mbits)),
+                           f->emax - (int) f->mbits);
+      int ex;
+      double m = frexp (1.0 / (double) (float) (1.0 / mx), &ex); /* 2^k / fl32(1/max): m in [0.5, 1) */
+      uint32_t sig = (uint32_t) llround (ldexp (m, 24)) + (uint32_t) ((x >> 50) % 3) - 1u;
+      int e = 1 + top % 254;
+      b->lanes[0] = ((uint32_t) (x >> 62) << 31) | (uint32_t) e << 23 | (sig & 0x7FFFFFu);
     }
   if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */
     b->lanes[(x >> 30) % K] = b->bf16 ? ((x >> 40) & 1 ? 0x7F80u : 0x7FC0u)
@@ -477,7 +493,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         {
           if (rtl_format (h->elem) < 0 || (h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16)))
             return unsupported (file, "element or input format");
-          if (h->pol.scale_rule > MX_SCALE_RCEIL)
+          if (h->pol.scale_rule > MX_SCALE_RCEIL_FP32)
             return unsupported (file, "scale rule");
           if (h->rnd == MX_SR && h->pol.sr_bits != SR_BITS)
             return unsupported (file, "sr needs sr-bits 16");

@@ -57,6 +57,18 @@ f_sigmax (const mx_format *f)
     return (long long) f->max_mag;
   return (long long) ((f->max_mag & ((1ull << f->mbits) - 1)) | (1ull << f->mbits));
 }
+/* fl32(1/max)'s significand, the constant of rceil-fp32: 1/max = 2^(mbits - emax) / SIGMAX, so
+ * RNE(2^(24 + mbits) / SIGMAX) in [2^23, 2^24) (no format has max = 2^emax exactly) and
+ * 1/max = RCP * 2^(-24 - emax) */
+static long long
+f_rcp (const mx_format *f)
+{
+  unsigned long long s = (unsigned long long) f_sigmax (f), num = 1ull << (24 + f->mbits);
+  unsigned long long q = num / s, r = num % s;
+  if (2 * r > s || (2 * r == s && (q & 1)))
+    q++;
+  return (long long) q;
+}
 static long long f_int (const mx_format *f) { return f->special == MX_SPECIAL_INT; }
 static long long f_ieee (const mx_format *f) { return f->special == MX_SPECIAL_IEEE; }
 static long long f_fn (const mx_format *f) { return f->special == MX_SPECIAL_FN; }
@@ -93,6 +105,7 @@ emit_sv (void)
   sv_table ("EMAX", 6, n, f_emax, "largest normal exponent, signed (the OCP 6.3 emax)");
   sv_table ("MAX_MAG", 8, n, f_maxmag, "magnitude code of max finite");
   sv_table ("SIGMAX", 8, n, f_sigmax, "significand of max finite as an integer (1.m << mbits; INT: the magnitude)");
+  sv_table ("RCP", 24, n, f_rcp, "fl32(1/max)'s significand (rceil-fp32): 1/max = RCP * 2^(-24 - emax)");
   sv_table ("SIGNBIT", 8, n, f_signbit, "the sign bit of the code (INT: the two's-complement top bit)");
   sv_table ("IS_INT", 1, n, f_int, "two's complement integer");
   sv_table ("IS_IEEE", 1, n, f_ieee, "Inf and NaN in the all-ones exponent (E5M2)");
