@@ -41,12 +41,25 @@ typedef struct
   uint32_t acc;
 } ostate;
 
+/* The scale ranges of a tile's rows (mxkc_scale_range): rows 0..ra-1 of A from i0, then rows
+ * 0..rb-1 of B from j0, one thread each, into lo[], hi[]. */
 static __device__ void
-out_init (ostate *o, const gargs &a, size_t i, size_t j, int lsb_ab, int dbits)
+tile_ranges (int16_t *lo, int16_t *hi, const gargs &a, size_t i0, int ra, size_t j0, int rb)
 {
-  int amin, amax, bmin, bmax;
-  mxkc_scale_range (a.as + i * a.nb, a.nb, &amin, &amax);
-  mxkc_scale_range (a.bs + j * a.nb, a.nb, &bmin, &bmax);
+  for (int t = threadIdx.x; t < ra + rb; t += blockDim.x)
+    {
+      int isb = t >= ra, l = 0, h = 0;
+      size_t row = isb ? j0 + (size_t) (t - ra) : i0 + (size_t) t;
+      if (row < (isb ? a.n : a.m))
+        mxkc_scale_range ((isb ? a.bs : a.as) + row * a.nb, a.nb, &l, &h);
+      lo[t] = (int16_t) l, hi[t] = (int16_t) h;
+    }
+}
+
+static __device__ void
+out_init (ostate *o, const gargs &a, size_t i, size_t j, int amin, int amax, int bmin, int bmax,
+          int lsb_ab, int dbits)
+{
   mxkc_xacc_init (&o->x, &o->s, amin, amax, bmin, bmax, lsb_ab, dbits, a.nb);
   o->acc = a.c_in ? a.c_in[i * a.n + j] : 0;
 }
@@ -73,6 +86,7 @@ gemm_general (gargs a)
 {
   __shared__ uint64_t da[GE_T][33], db[GE_T][33];
   __shared__ uint8_t sa[GE_T], sb[GE_T];
+  __shared__ int16_t lo[2 * GE_T], hi[2 * GE_T];
   const mxkc_fmt fa = mxkc_fmt_of (a.fa), fb = mxkc_fmt_of (a.fb);
   const int lsb_ab = mxkc_lsb (&fa) + mxkc_lsb (&fb), dbits = mxkc_dot_bits (&fa, &fb);
   size_t ti = blockIdx.x / a.tiles_n, tj = blockIdx.x % a.tiles_n;
@@ -81,8 +95,10 @@ gemm_general (gargs a)
   size_t i = i0 + ty, j = j0 + tx;
   int live = i < a.m && j < a.n;
   ostate o;
+  tile_ranges (lo, hi, a, i0, GE_T, j0, GE_T);
+  __syncthreads ();
   if (live)
-    out_init (&o, a, i, j, lsb_ab, dbits);
+    out_init (&o, a, i, j, lo[ty], hi[ty], lo[GE_T + tx], hi[GE_T + tx], lsb_ab, dbits);
   for (size_t q = 0; q < a.nb; q++)
     {
       __syncthreads ();
@@ -136,6 +152,7 @@ gemm_tc (gargs a)
   __shared__ __align__ (16) int8_t ta[TC_M][TC_LD], tb[TC_N][TC_LD];
   __shared__ uint8_t ra[TC_M][32], rb[TC_N][32];
   __shared__ uint8_t sa[TC_M], sb[TC_N];
+  __shared__ int16_t lo[TC_M + TC_N], hi[TC_M + TC_N];
   const mxkc_fmt fa = mxkc_fmt_of (a.fa), fb = mxkc_fmt_of (a.fb);
   const int lsb_ab = mxkc_lsb (&fa) + mxkc_lsb (&fb), dbits = mxkc_dot_bits (&fa, &fb);
   size_t i0 = blockIdx.x / a.tiles_n * TC_M, j0 = blockIdx.x % a.tiles_n * TC_N;
@@ -145,11 +162,14 @@ gemm_tc (gargs a)
   /* output u (0..7): MMA h = u / 4 (columns wc + 8 h ..), fragment c[u % 4]: row g (+8 for
    * c2, c3), column 2 t4 (+1 for c1, c3) */
   ostate o[8];
+  tile_ranges (lo, hi, a, i0, TC_M, j0, TC_N);
+  __syncthreads ();
   for (int u = 0; u < 8; u++)
     {
       int r = wr + g + (u & 2 ? 8 : 0), c = wc + (u / 4) * 8 + 2 * t4 + (u & 1);
       if (i0 + r < a.m && j0 + c < a.n)
-        out_init (&o[u], a, i0 + r, j0 + c, lsb_ab, dbits);
+        out_init (&o[u], a, i0 + r, j0 + c, lo[r], hi[r], lo[TC_M + c], hi[TC_M + c], lsb_ab,
+                  dbits);
     }
   for (size_t q = 0; q < a.nb; q++)
     {
