@@ -39,10 +39,14 @@ out_init (outstate *o, const gcase *c, size_t i, size_t j, int lsb_ab, int dbits
   int amin, amax, bmin, bmax;
   mxkc_scale_range (c->as + i * nb, nb, &amin, &amax);
   mxkc_scale_range (c->bs + j * nb, nb, &bmin, &bmax);
-  mxkc_xacc_init (&o->x, &o->s, amin, amax, bmin, bmax, lsb_ab, dbits, nb);
-  if (slow)
-    o->x.window = 0;
-  else if (c->accum == MX_ACCUM_EXACT)
+  /* slow: a dot width no window holds, so every output takes the superaccumulator */
+  mxkc_xacc_init (&o->x, &o->s, amin, amax, bmin, bmax, lsb_ab, slow ? 1000 : dbits, nb);
+  if (slow && o->x.window)
+    {
+      fprintf (stderr, "tcuda_gemm_host: a window for dot width 1000\n");
+      exit (1);
+    }
+  if (!slow && c->accum == MX_ACCUM_EXACT)
     {
       if (o->x.window)
         nwin++;

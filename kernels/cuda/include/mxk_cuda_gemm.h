@@ -500,6 +500,7 @@ typedef struct
   mxkc_spec sp;
 } mxkc_xacc;
 
+/* dot_bits: mxkc_dot_bits of the pair (a larger one only narrows the window). */
 MXKC_FN void
 mxkc_xacc_init (mxkc_xacc *x, mxkc_sacc *s, int amin, int amax, int bmin, int bmax,
                 int lsb_ab, int dot_bits, uint64_t nb)
@@ -509,7 +510,8 @@ mxkc_xacc_init (mxkc_xacc *x, mxkc_sacc *s, int amin, int amax, int bmin, int bm
   x->base = mxkc_block_exp ((uint8_t) amin, (uint8_t) bmin, lsb_ab);
   x->window = mxkc_window_ok (dot_bits, amax - amin + bmax - bmin, nb);
   x->sp = mxkc_spec_init ();
-  mxkc_sa_reset (s);
+  if (!x->window)
+    mxkc_sa_reset (s); /* a window output's is reset at the end (local memory on the GPU) */
 }
 
 /* Block (b, scales sa, sb) into the exact sum. */
@@ -536,8 +538,11 @@ MXKC_FN uint32_t
 mxkc_xacc_result (mxkc_xacc *x, mxkc_sacc *s, uint32_t cin)
 {
   mxkc_spec sp = x->sp;
-  if (x->window && !mxkc_iszero128 (x->w))
-    mxkc_sa_add (s, x->w, x->base);
+  if (x->window)
+    {
+      mxkc_sa_reset (s);
+      mxkc_sa_add (s, x->w, x->base);
+    }
   mxkc_sa_add_cin (s, &sp, cin);
   return mxkc_sa_round (s, &sp);
 }
