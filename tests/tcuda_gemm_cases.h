@@ -65,7 +65,7 @@ neg_code (uint8_t code, const mxkc_fmt *f)
 }
 
 /* A code of f by mode: 0 any, 1 finite, 2 the largest magnitude of random sign, 3 mostly
- * zeros of both signs. */
+ * zeros of both signs (mode 4, mirrored halves, and 5, gen_zero_side, are gen_case's). */
 static uint8_t
 gen_code (rng *r, const mxkc_fmt *f, int mode)
 {
@@ -96,6 +96,27 @@ gen_code (rng *r, const mxkc_fmt *f, int mode)
             return c;
         }
     }
+}
+
+/* Code mode 5, every product -0 (the sign of exact-zero blocks and sums): A's codes -0 and B's
+ * nonnegative, or, A being INT8 (no -0), A's 0 and B's negative; one A code in 256 nonzero. */
+static uint8_t
+gen_zero_side (rng *r, const mxkc_fmt f[2], int t)
+{
+  int a_int = f[0].is_int;
+  if (t == 0)
+    {
+      if (rng_below (r, 256) == 0)
+        return gen_code (r, &f[0], 1);
+      return (uint8_t) (a_int ? 0 : f[0].signbit);
+    }
+  uint8_t c = gen_code (r, &f[1], 1);
+  int neg = (mxkc_dec (c, &f[1]) & MXKC_DEC_NEG) != 0;
+  if (f[1].is_int && a_int && (c == 0 || !neg))
+    c = (uint8_t) (c == 0 ? 0xFF : neg_code (c, &f[1])); /* negative, never 0 */
+  else if (neg != a_int)
+    c = neg_code (c, &f[1]);
+  return c;
 }
 
 /* A scale by mode: 0 all 127, 1 narrow, 2 spread 0x00..0xFE, 3 spread with 0xFF, 4 the two
@@ -143,8 +164,8 @@ gen_case (gcase *c, rng *r, mx_format_id fa, mx_format_id fb, mx_accum accum, in
   c->n = big ? 33 + rng_below (r, 38) : 1 + rng_below (r, 5);
   c->k = big ? 32 * (1 + rng_below (r, 4)) : ks[rng_below (r, 8)];
   size_t nb = c->k / 32;
-  int smode = (int) rng_below (r, 6), cmode = (int) rng_below (r, 5);
-  int cinmode = (int) rng_below (r, 3);
+  int smode = (int) rng_below (r, 6), cmode = (int) rng_below (r, 6);
+  int cinmode = cmode == 5 && rng_below (r, 2) ? 1 : (int) rng_below (r, 3); /* 1: +-0 */
   c->as = malloc (c->m * nb), c->ac = malloc (c->m * c->k);
   c->bs = malloc (c->n * nb), c->bc = malloc (c->n * c->k);
   c->cin = cinmode ? malloc (c->m * c->n * 4) : NULL;
@@ -159,7 +180,7 @@ gen_case (gcase *c, rng *r, mx_format_id fa, mx_format_id fb, mx_accum accum, in
         for (size_t q = 0; q < nb; q++)
           rs[q] = gen_scale (r, smode);
         for (size_t e = 0; e < c->k; e++)
-          rc[e] = gen_code (r, &f[t], cmode == 4 ? 1 : cmode);
+          rc[e] = cmode == 5 ? gen_zero_side (r, f, t) : gen_code (r, &f[t], cmode == 4 ? 1 : cmode);
         if (cmode == 4 && nb >= 2)
           {
             /* mirrored halves: blocks h..2h-1 of A are blocks 0..h-1 negated under the same
