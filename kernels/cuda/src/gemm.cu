@@ -140,7 +140,8 @@ mma_s8 (int32_t d[4], const uint32_t a[4], const uint32_t b[2])
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(0),
                   "r"(0), "r"(0), "r"(0));
 #else
-  /* the same dot on older targets (never launched there: mxk_cuda_gemm asks for sm_80) */
+  /* compiled for a target below sm_80: never launched (mxk_cuda_gemm reads the kernel's PTX
+   * version) */
   (void) a, (void) b;
   d[0] = d[1] = d[2] = d[3] = 0;
 #endif
@@ -246,12 +247,20 @@ mxk_cuda_gemm (uint32_t *c_out, size_t m, size_t n, size_t k, const uint8_t *a_s
   int tc = mxkc_is_i8 (&ffa) && mxkc_is_i8 (&ffb);
   if (tc)
     {
+      /* mma.sync m16n8k32 s8: sm_80 on, in the device and in the code the kernel was built
+       * from (a build for an older target JIT-compiled for this device has no MMA) */
       int dev, major;
+      struct cudaFuncAttributes fa_;
       if (cudaGetDevice (&dev) != cudaSuccess
           || cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, dev)
              != cudaSuccess)
         return MXK_CUDA_EDEVICE;
-      tc = major >= 8; /* mma.sync m16n8k32 s8: sm_80 on */
+      if (major >= 8 && cudaFuncGetAttributes (&fa_, gemm_tc) != cudaSuccess)
+        {
+          cudaGetLastError (); /* no image of it this device can load: the general path */
+          fa_.ptxVersion = 0;
+        }
+      tc = major >= 8 && fa_.ptxVersion >= 80;
     }
   size_t tm = tc ? TC_M : GE_T, tn = tc ? TC_N : GE_T;
   size_t tiles_m = (m + tm - 1) / tm;
