@@ -56,7 +56,7 @@ run() { # name, command...
   if [ $rc != 0 ] && [ $status = 0 ]; then status=$rc; fi
 }
 run tcuda "$b/bin/tcuda" "$blocks" vectors
-[ -x "$b/bin/tcuda_gemm" ] && run tcuda_gemm "$b/bin/tcuda_gemm"
+[ -x "$b/bin/tcuda_gemm" ] && run tcuda_gemm "$b/bin/tcuda_gemm" 10
 run bench-cuda "$b/bin/bench-cuda" "$size"
 echo; echo "== summary ($(( $(date +%s) - t0 )) s)"; printf "$summary"
 exit $status

@@ -301,6 +301,18 @@ test_elem_input (mx_format_id in, mx_format_id elem, int r)
 static void
 test_dequant (const mx_format_id *elems, int ne)
 {
+  /* mxkc_round_e8 at FP32's bottom, hand-derived (2^-149 is the least subnormal, 0x00000001):
+   * far below half of it, exactly half (a tie to even: 0), just above half, 1.5 of it (tie: 2) */
+  static const struct { uint32_t neg; uint64_t sig; int e; uint32_t want; } probe[] = {
+    { 0, (1ull << 62) | 1, -215, 0x00000000u }, { 0, 1ull << 62, -212, 0x00000000u },
+    { 0, (1ull << 62) + 1, -212, 0x00000001u }, { 1, 3, -150, 0x80000002u },
+    { 0, 1, -150, 0x00000000u }, { 1, 1, -300, 0x80000000u } };
+  for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++)
+    {
+      uint32_t got = mxkc_round_e8 (probe[i].neg, probe[i].sig, probe[i].e, 23);
+      checks++;
+      CHECK (got == probe[i].want, "mxkc_round_e8 probe %zu: 0x%08X, want 0x%08X", i, got, probe[i].want);
+    }
   for (int fi = 0; fi < ne; fi++)
     {
       mxkc_fmt f = mxkc_fmt_of (elems[fi]);

@@ -72,7 +72,7 @@ int mxk_cuda_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales,
  * libmxgold's mx_gemm: A m x k codes (unpacked, row-major) with m x k/32 linear scales, B given
  * transposed as n x k codes with n x k/32 scales, c_in m x n FP32 bit patterns (NULL: zeros),
  * c_out m x n FP32 bit patterns, row-major.  k must be a multiple of 32 (MX_EINVAL otherwise);
- * m and n are any sizes.  accum: MX_ACCUM_EXACT (every scaled product and C_in summed exactly,
+ * m and n are any sizes (0: MX_OK, nothing enqueued).  accum: MX_ACCUM_EXACT (every scaled product and C_in summed exactly,
  * one RNE rounding: libmxgold's exact model) or MX_ACCUM_BLOCK_FP32 (each block's exact dot
  * times both scales rounded once to FP32, blocks added in order in FP32 RNE, C_in first).
  * fa, fb: any of the six OCP element formats; E2M1, E2M3 and INT8 pairs take the int8 tensor-

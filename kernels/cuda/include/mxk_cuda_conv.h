@@ -136,10 +136,11 @@ mxkc__ceil_log2_fl32 (uint64_t sig, int e)
     m = sig << -sh;
   else
     {
+      /* sh > 64: below half the quantum, RNE gives 0 */
       uint64_t rem = sh >= 64 ? sig : sig & (((uint64_t) 1 << sh) - 1);
-      uint64_t half = sh > 64 ? 0 : (uint64_t) 1 << (sh - 1);
+      uint64_t half = (uint64_t) 1 << (sh > 64 ? 63 : sh - 1);
       m = sh >= 64 ? 0 : sig >> sh;
-      if (rem > half || (rem == half && (m & 1)))
+      if (sh <= 64 && (rem > half || (rem == half && (m & 1))))
         m++;
     }
   if (m == 0)
@@ -271,10 +272,11 @@ mxkc_round_e8 (uint32_t neg, uint64_t sig, int e, int mb)
     m = sh <= -64 ? 0 : sig << -sh;                  /* exact (callers keep it in range) */
   else
     {
+      /* sh > 64: below half the quantum, RNE gives 0 */
       uint64_t rem = sh >= 64 ? sig : sig & (((uint64_t) 1 << sh) - 1);
-      uint64_t half = sh > 64 ? 0 : (uint64_t) 1 << (sh - 1);
+      uint64_t half = (uint64_t) 1 << (sh > 64 ? 63 : sh - 1);
       m = sh >= 64 ? 0 : sig >> sh;
-      if (rem > half || (rem == half && (m & 1)))
+      if (sh <= 64 && (rem > half || (rem == half && (m & 1))))
         m++;
     }
   if (top > 127 + 1)

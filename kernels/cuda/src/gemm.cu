@@ -237,8 +237,8 @@ mxk_cuda_gemm (uint32_t *c_out, size_t m, size_t n, size_t k, const uint8_t *a_s
     return MX_EINVAL;
   if (m == 0 || n == 0)
     return MX_OK;
-  if (!c_out || !a_scales || !a_codes || !b_scales || !b_codes || !mxk__mul (m, k)
-      || !mxk__mul (n, k) || !mxk__mul (m, n) || k / MX_BLOCK > ((uint64_t) 1 << 58))
+  if (!c_out || !a_scales || !a_codes || !b_scales || !b_codes || !mxkc_mul (m, k)
+      || !mxkc_mul (n, k) || !mxkc_mul (m, n) || k / MX_BLOCK > ((uint64_t) 1 << 58))
     return MX_EINVAL;
   gargs a;
   a.c_out = c_out, a.as = a_scales, a.ac = a_codes, a.bs = b_scales, a.bc = b_codes;
@@ -265,7 +265,7 @@ mxk_cuda_gemm (uint32_t *c_out, size_t m, size_t n, size_t k, const uint8_t *a_s
   size_t tm = tc ? TC_M : GE_T, tn = tc ? TC_N : GE_T;
   size_t tiles_m = (m + tm - 1) / tm;
   a.tiles_n = (n + tn - 1) / tn;
-  size_t tiles = mxk__mul (tiles_m, a.tiles_n);
+  size_t tiles = mxkc_mul (tiles_m, a.tiles_n);
   if (tiles == 0 || tiles > 0x7FFFFFFFu)
     return MX_EINVAL;
   if (tc)
