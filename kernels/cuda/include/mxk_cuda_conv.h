@@ -120,6 +120,21 @@ mxkc_fp32_of (uint32_t raw, mx_format_id in_fmt)
   return s | ((uint32_t) (p + 103) << 23) | ((m << (23 - p)) & 0x7FFFFFu);
 }
 
+/* sig / 2^sh rounded to an integer, ties to even (sh > 64: below half of one, so 0); sh <= 0:
+ * sig * 2^-sh, exact (callers keep it below 2^64). */
+MXKC_FN uint64_t
+mxkc__rne_shr (uint64_t sig, int sh)
+{
+  if (sh <= 0)
+    return sh <= -64 ? 0 : sig << -sh;
+  if (sh > 64)
+    return 0;
+  uint64_t rem = sh == 64 ? sig : sig & (((uint64_t) 1 << sh) - 1);
+  uint64_t half = (uint64_t) 1 << (sh - 1);
+  uint64_t m = sh == 64 ? 0 : sig >> sh;
+  return m + (rem > half || (rem == half && (m & 1)));
+}
+
 /* ceil(log2 v) for v = sig * 2^e rounded once to FP32 (RNE, FP32 subnormals kept): the
  * cvt.rp.ue8m0 step of rceil-fp32.  A zero product gives -127 (the clamp). */
 MXKC_FN int
@@ -131,18 +146,7 @@ mxkc__ceil_log2_fl32 (uint64_t sig, int e)
   int top = len - 1 + e;                              /* floor(log2 v) before rounding */
   int q = top >= -126 ? top - 23 : -149;              /* FP32 quantum exponent */
   int sh = q - e;
-  uint64_t m;
-  if (sh <= 0)
-    m = sig << -sh;
-  else
-    {
-      /* sh > 64: below half the quantum, RNE gives 0 */
-      uint64_t rem = sh >= 64 ? sig : sig & (((uint64_t) 1 << sh) - 1);
-      uint64_t half = (uint64_t) 1 << (sh > 64 ? 63 : sh - 1);
-      m = sh >= 64 ? 0 : sig >> sh;
-      if (sh <= 64 && (rem > half || (rem == half && (m & 1))))
-        m++;
-    }
+  uint64_t m = mxkc__rne_shr (sig, sh);
   if (m == 0)
     return -127;
   /* m * 2^q; ceil(log2) is floor(log2) unless m is not a power of two */
@@ -194,7 +198,9 @@ mxkc__sr_inc (uint32_t M, int sh, uint32_t r)
 }
 
 /* One element: FP32 bits b (finite) divided by 2^x, rounded by rnd (r: sr's random word),
- * saturated, encoded. */
+ * saturated, encoded.  The arithmetic of libmxk's scalar routine (kernels/cpu/src/common.c),
+ * restated on this header's format record so that nvcc compiles it for the device; each copy is
+ * checked against libmxgold on its own. */
 MXKC_FN uint8_t
 mxkc_quant_elem (uint32_t b, int x, const mxkc_fmt *f, mx_rounding rnd, uint32_t r)
 {
@@ -267,18 +273,7 @@ mxkc_round_e8 (uint32_t neg, uint64_t sig, int e, int mb)
   int top = 63 - mxkc_clz64 (sig) + e;
   int q = (top >= -126 ? top : -126) - mb;            /* quantum exponent */
   int sh = q - e;
-  uint64_t m;
-  if (sh <= 0)
-    m = sh <= -64 ? 0 : sig << -sh;                  /* exact (callers keep it in range) */
-  else
-    {
-      /* sh > 64: below half the quantum, RNE gives 0 */
-      uint64_t rem = sh >= 64 ? sig : sig & (((uint64_t) 1 << sh) - 1);
-      uint64_t half = (uint64_t) 1 << (sh > 64 ? 63 : sh - 1);
-      m = sh >= 64 ? 0 : sig >> sh;
-      if (sh <= 64 && (rem > half || (rem == half && (m & 1))))
-        m++;
-    }
+  uint64_t m = mxkc__rne_shr (sig, sh);
   if (top > 127 + 1)
     return s | (0xFFu << mb);
   /* normal: biased exponent above the implicit bit, the carry of m = 2^(mb+1) moving it on;
