@@ -78,6 +78,17 @@ median (float *v, int n)
     }                                                                                     \
   while (0)
 
+/* Milliseconds from e0 (recorded before the work) to now, once the work is done. */
+static float
+since (cudaEvent_t e0, cudaEvent_t e1)
+{
+  float ms;
+  CK (cudaEventRecord (e1));
+  CK (cudaEventSynchronize (e1));
+  CK (cudaEventElapsedTime (&ms, e0, e1));
+  return ms;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,10 +149,10 @@ main (int argc, char **argv)
                       : fmts[f] == MX_E2M3 || fmts[f] == MX_E3M2 ? MX_PACKING_FP6_3BYTE
                                                                  : MX_PACKING_UNPACKED;
       int ob = pk == MX_PACKING_FP4_LO_FIRST ? 2 : pk == MX_PACKING_FP6_3BYTE ? 3 : 4;
-      float tq[REPS_MAX], tc[REPS_MAX], td[REPS_MAX], tcd[REPS_MAX];
-      for (int r = -1; r < reps; r++)   /* r = -1: the warm-up */
+      /* t[k][0]: the warm-up of kernel k (not counted); t[k][1..reps]: the timed runs */
+      float t[4][REPS_MAX + 1], *tq = t[0] + 1, *tc = t[1] + 1, *td = t[2] + 1, *tcd = t[3] + 1;
+      for (int r = 0; r <= reps; r++)
         {
-          float ms;
           CK (cudaEventRecord (e0));
           if (mxk_cuda_quantize (scales, codes, in, MX_FP32, (size_t) N, (size_t) N, fmts[f],
                                  MX_SCALE_FLOOR, MX_RNE, NULL, pk, MXK_CUDA_ROWWISE,
@@ -150,18 +161,10 @@ main (int argc, char **argv)
               fprintf (stderr, "bench-cuda: mxk_cuda_quantize failed\n");
               return 1;
             }
-          CK (cudaEventRecord (e1));
-          CK (cudaEventSynchronize (e1));
-          CK (cudaEventElapsedTime (&ms, e0, e1));
-          if (r >= 0)
-            tq[r] = ms;
+          t[0][r] = since (e0, e1);
           CK (cudaEventRecord (e0));
           copy_q<<<ctas, 256>>> (scales, codes, (const uint4 *) in, nthreads, ob);
-          CK (cudaEventRecord (e1));
-          CK (cudaEventSynchronize (e1));
-          CK (cudaEventElapsedTime (&ms, e0, e1));
-          if (r >= 0)
-            tc[r] = ms;
+          t[1][r] = since (e0, e1);
           CK (cudaEventRecord (e0));
           if (mxk_cuda_dequantize (out, MX_FP32, scales, codes, (size_t) N, (size_t) N, fmts[f], pk,
                                    MXK_CUDA_SCALES_LINEAR, 0) != MX_OK)
@@ -169,18 +172,10 @@ main (int argc, char **argv)
               fprintf (stderr, "bench-cuda: mxk_cuda_dequantize failed\n");
               return 1;
             }
-          CK (cudaEventRecord (e1));
-          CK (cudaEventSynchronize (e1));
-          CK (cudaEventElapsedTime (&ms, e0, e1));
-          if (r >= 0)
-            td[r] = ms;
+          t[2][r] = since (e0, e1);
           CK (cudaEventRecord (e0));
           copy_dq<<<ctas, 256>>> ((uint4 *) out, scales, codes, nthreads, ob);
-          CK (cudaEventRecord (e1));
-          CK (cudaEventSynchronize (e1));
-          CK (cudaEventElapsedTime (&ms, e0, e1));
-          if (r >= 0)
-            tcd[r] = ms;
+          t[3][r] = since (e0, e1);
         }
       double bytes = (double) n * 4 + (double) n * ob / 4 + (double) n / 32;
       double mq = median (tq, reps), mc = median (tc, reps), md = median (td, reps), mcd = median (tcd, reps);
