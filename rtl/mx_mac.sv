@@ -35,7 +35,8 @@ module mx_mac #(
   input  logic [31:0]    cin_i,
   input  logic [MX_RND_W-1:0] rnd_i,    // MX_RND_*, not sr: block-fp32 each block's dot and the
                                         // BF16 result; exact the one rounding
-  input  logic [MX_ACCUM_W-1:0] accum_i,// MX_ACCUM_EXACT or MX_ACCUM_BLOCK_FP32 (others: NaN)
+  input  logic [MX_ACCUM_W-1:0] accum_i,// MX_ACCUM_EXACT, _BLOCK_FP32 or _FUSED_GROUP (others: NaN)
+  input  logic [2:0]     group_i,       // fused-group: G = 2^group_i products per step (G <= K)
   input  logic           out_bf16_i,    // the result in BF16 (out_acc_o[15:0]) instead of FP32
   output logic           out_valid_o,
   input  logic           out_ready_i,
@@ -46,9 +47,14 @@ module mx_mac #(
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  logic advance;
+  localparam int GIW = $clog2(K) + 1;   // bits of a group index 0..K-1
+
+  // A fused-group beat stays in stage 1 for its K/G groups, one group per cycle (gi1 counts
+  // them); every group moves down stages 2 and 3 as a sub-beat, and the last one reports.
+  logic           advance, last1;
+  logic [GIW-1:0] gi1;
   assign advance    = !out_valid_o || out_ready_i;
-  assign in_ready_o = advance;
+  assign in_ready_o = advance && (!v1 || last1);
 
   // ---- stage 1: inputs ----
   logic           v1, clr1;
@@ -59,16 +65,33 @@ module mx_mac #(
   logic [MX_ACCUM_W-1:0] acm1;
   logic           bf1;
   logic [31:0]    cin1;
+  logic [2:0]     grp1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v1 <= 1'b0;
-    else if (advance) v1 <= in_valid_i;
+    if (!rst_ni) begin
+      v1 <= 1'b0;
+      gi1 <= '0;
+    end else if (advance) begin
+      v1  <= (v1 && !last1) || in_valid_i;
+      gi1 <= (v1 && !last1) ? gi1 + GIW'(1) : '0;
+    end
   end
   always_ff @(posedge clk_i) begin
-    if (advance && in_valid_i) begin
+    if (in_ready_o && in_valid_i) begin
       sa1 <= scale_a_i; sb1 <= scale_b_i; ca1 <= codes_a_i; cb1 <= codes_b_i;
       fa1 <= fmt_a_i; fb1 <= fmt_b_i; rnd1 <= rnd_i; clr1 <= clear_i; cin1 <= cin_i;
-      acm1 <= accum_i; bf1 <= out_bf16_i;
+      acm1 <= accum_i; bf1 <= out_bf16_i; grp1 <= group_i;
     end
+  end
+
+  // the beat's groups: a fused-group beat with G <= K has K/G, any other beat one (the block)
+  logic           fg1;
+  logic [GIW-1:0] nsel;                  // the group's node in the adder tree below
+  logic [K-1:0]   gmask;                 // the group's lanes
+  always_comb begin
+    fg1   = acm1 == MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP) && (32'd1 << grp1) <= 32'(K);
+    last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);
+    nsel  = fg1 ? GIW'(K >> grp1) + gi1 : GIW'(1);
+    gmask = fg1 ? ~({K{1'b1}} << (32'd1 << grp1)) << (32'(gi1) << grp1) : '1;
   end
 
   // format parameters of each operand
@@ -114,7 +137,8 @@ module mx_mac #(
       .zero_o(l_zero[i]), .neg_o(l_neg[i]));
   end
 
-  logic signed [72*(2*K)-1:0] tree;   // node n (1-based heap): leaves K..2K-1, root 1
+  // node n (1-based heap): leaves K..2K-1, root 1; node K/G + g is the sum of group g of size G
+  logic signed [72*(2*K)-1:0] tree;
   always_comb begin
     tree = '0;
     for (int i = 0; i < K; i++) tree[72*(K+i) +: 72] = terms[72*i +: 72];
@@ -125,15 +149,16 @@ module mx_mac #(
   logic signed [71:0] sum;
   logic               nan, pinf, ninf, any_nz, all_neg, all_pos;
   always_comb begin
-    sum     = $signed(tree[72 +: 72]);
-    nan     = sa1 == 8'hFF || sb1 == 8'hFF || |l_nan      // OCP 5.1: a NaN scale
-              || !ok_a || !ok_b;                           // an unsupported format
-    pinf    = |l_pinf;
-    ninf    = |l_ninf;
-    // an exact-zero block: -0 only if every product is -0 (IEEE 754 6.3)
-    any_nz  = |(~(l_nan | l_pinf | l_ninf | l_zero));
-    all_neg = &(l_zero & l_neg);
-    all_pos = &(l_zero & ~l_neg);
+    // the block's (or the fused-group beat's current group's) sum and class
+    sum     = $signed(tree[72*nsel +: 72]);
+    nan     = sa1 == 8'hFF || sb1 == 8'hFF || |(l_nan & gmask)   // OCP 5.1: a NaN scale
+              || !ok_a || !ok_b;                                  // an unsupported format
+    pinf    = |(l_pinf & gmask);
+    ninf    = |(l_ninf & gmask);
+    // an exact-zero sum: -0 only if every product is -0 (IEEE 754 6.3)
+    any_nz  = |(~(l_nan | l_pinf | l_ninf | l_zero) & gmask);
+    all_neg = &(l_zero & l_neg | ~gmask);
+    all_pos = &(l_zero & ~l_neg | ~gmask);
   end
 
   logic [71:0]        mag;
@@ -162,7 +187,7 @@ module mx_mac #(
   end
 
     // ---- stage 2: the block's FP32 dot (block-fp32) and its exact sum and class (exact) ----
-  logic        v2, clr2, bf2, bnan2, bpinf2, bninf2, bzneg2, bzpos2;
+  logic        v2, clr2, bf2, bnan2, bpinf2, bninf2, bzneg2, bzpos2, fg2, first2, last2;
   logic [31:0] d2, cin2;
   logic [7:0]  fblk2;
   logic [MX_RND_W-1:0] rnd2;
@@ -177,6 +202,7 @@ module mx_mac #(
     if (advance && v1) begin
       d2 <= dblk; clr2 <= clr1; cin2 <= cin1; fblk2 <= fblk; rnd2 <= rnd1; acm2 <= acm1;
       bf2 <= bf1; sum2 <= sum; sab2 <= {1'b0, sa1} + {1'b0, sb1};
+      fg2 <= fg1; first2 <= gi1 == '0; last2 <= last1;
       bnan2 <= nan; bpinf2 <= pinf; bninf2 <= ninf;
       bzneg2 <= all_neg; bzpos2 <= all_pos;    // every product -0 / +0 (nonzero or special: 0)
     end
@@ -242,6 +268,19 @@ module mx_mac #(
                                     .k_i(((aexp == 8'd0) ? 12'sd1 : $signed({4'd0, aexp})) - 12'sd150),
                                     .rnd_i(rnd2), .bf16_i(1'b1), .bits_o(br_bits), .flags_o(br_flags));
 
+  // fused-group: the accumulator (FP32 pattern; a BF16 one has its low 16 bits zero) and the
+  // flags of every step so far; a clearing beat's first group starts from C_in
+  logic [31:0] accf, accf_new;
+  logic [7:0]  flf, fstep, flf_new;
+  logic        fclr;
+  assign fclr = clr2 && first2;
+  mx_fused_step #(.SW(72)) u_fstep (.acc_i(fclr ? cin2 : accf), .sum_i(sum2),
+                                    .k_i($signed({3'd0, sab2}) - 12'sd286), .nan_i(bnan2),
+                                    .pinf_i(bpinf2), .ninf_i(bninf2), .zneg_i(bzneg2),
+                                    .zpos_i(bzpos2), .rnd_i(rnd2), .bf16_i(bf2),
+                                    .acc_o(accf_new), .flags_o(fstep));
+  assign flf_new = (fclr ? 8'd0 : flf) | fstep;
+
   logic [31:0] res;
   logic [7:0]  res_fl;
   logic        rdn2, xneg0;
@@ -273,13 +312,17 @@ module mx_mac #(
         res = br_bits;
         res_fl = fl32_new | br_flags;
       end
+    end else if (fg2) begin
+      res = bf2 ? {16'd0, accf_new[31:16]} : accf_new;
+      res_fl = flf_new;
     end else begin                              // a model the RTL does not implement
       res = bf2 ? 32'h7FC0 : 32'h7FC0_0000;
       res_fl = MX_FLAG_INVALID;
     end
   end
 
-  // reset leaves both accumulators as a clear with C_in = +0 would
+  // reset leaves the accumulators as a clear with C_in = +0 would.  Exact and block-fp32 take
+  // every beat but fused-group ones; the fused-group accumulator takes only fused-group beats.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_valid_o <= 1'b0;
@@ -287,12 +330,18 @@ module mx_mac #(
       out_flags_o <= 8'd0;
       acc32 <= 32'd0; fl32 <= 8'd0; accw <= '0;
       snan <= 1'b0; spinf <= 1'b0; sninf <= 1'b0; szneg <= 1'b0; szpos <= 1'b1;
+      accf <= 32'd0; flf <= 8'd0;
     end else if (advance) begin
-      out_valid_o <= v2;
-      if (v2) begin
-        out_acc_o <= res; out_flags_o <= res_fl; acc32 <= acc32_new;
-        fl32 <= fl32_new; accw <= accw_new;
+      out_valid_o <= v2 && last2;
+      if (v2 && last2) begin
+        out_acc_o <= res; out_flags_o <= res_fl;
+      end
+      if (v2 && !fg2) begin
+        acc32 <= acc32_new; fl32 <= fl32_new; accw <= accw_new;
         snan <= xnan; spinf <= xpinf; sninf <= xninf; szneg <= xzneg; szpos <= xzpos;
+      end
+      if (v2 && fg2) begin
+        accf <= accf_new; flf <= flf_new;
       end
     end
   end

@@ -3,9 +3,10 @@
  *                                  every output bit with the file's expected fields
  *   mxsim --unit quantize|mac --random N [--format F|all] [--seed S]
  *                                  seeded random blocks; libmxgold computes the expected results
- *                                  (mac: random dots of 1-4 blocks over both accumulation models,
- *                                  exact and block-fp32, FP32 and BF16 results, every
- *                                  deterministic rounding; result bits and flags compared)
+ *                                  (mac: random dots of 1-4 blocks over the three accumulation
+ *                                  models, exact, block-fp32 and fused-group (G 8 and 16 mostly,
+ *                                  also 1 2 4 32), FP32 and BF16 results, every deterministic
+ *                                  rounding; result bits and flags compared)
  *   --stalls P                     random valid/ready stalls (P percent on each side); a
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
@@ -36,7 +37,7 @@ typedef struct
   uint8_t exp_scale, exp_codes[K], exp_flags;
   /* mac */
   uint8_t sa, sb, a[K], b[K];
-  int fa, fb, clear, accum, obf16;
+  int fa, fb, clear, accum, glog, obf16;   /* glog: fused-group G = 2^glog */
   uint32_t cin, exp_acc;             /* and exp_flags */
   /* where it came from */
   long id;
@@ -53,7 +54,8 @@ typedef struct
   dut *d;
   beat q[QCAP];       /* the scoreboard: expected results in order */
   int qh, qn;
-  long mac_beats[3][2];  /* mac beats compared, by [block-fp32, exact, other][BF16 result] */
+  long mac_beats[4][2];  /* mac beats compared, by [block-fp32, exact, fused-group, other]
+                            [BF16 result] */
 } sim;
 
 /* The element formats the RTL implements: those of at most 8 bits, by their table id (the RTL's
@@ -122,9 +124,9 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
     }
   else
     {
-      printf ("MISMATCH %s: %s x %s accum %s out %s rnd %s clear %d cin %08X\n  A %02X:",
+      printf ("MISMATCH %s: %s x %s accum %s group %d out %s rnd %s clear %d cin %08X\n  A %02X:",
               e->where, fmt_name (e->fa), fmt_name (e->fb), mx_accum_name ((mx_accum) e->accum),
-              e->obf16 ? "bf16" : "fp32", mx_rounding_name ((mx_rounding) e->rnd), e->clear,
+              1 << e->glog, e->obf16 ? "bf16" : "fp32", mx_rounding_name ((mx_rounding) e->rnd), e->clear,
               e->cin, e->sa);
       for (int i = 0; i < K; i++)
         printf (" %02X", e->a[i]);
@@ -161,8 +163,8 @@ check_output (sim *s)
     {
       acc = m_get_out (s->d, &flags);
       ok = acc == e->exp_acc && flags == e->exp_flags;
-      s->mac_beats[e->accum == MX_ACCUM_EXACT ? 1 : e->accum == MX_ACCUM_BLOCK_FP32 ? 0 : 2]
-                  [e->obf16]++;
+      s->mac_beats[e->accum == MX_ACCUM_EXACT ? 1 : e->accum == MX_ACCUM_BLOCK_FP32 ? 0
+                   : e->accum == MX_ACCUM_FUSED_GROUP && (1 << e->glog) <= K ? 2 : 3][e->obf16]++;
     }
   if (ok)
     s->passed++;
@@ -179,7 +181,7 @@ idle_inputs (sim *s)
   if (s->unit == 0)
     q_set_in (s->d, 0, z32, 0, 0, 0, 0, 0, z32);
   else
-    m_set_in (s->d, 0, 0, z8, 0, 0, z8, 0, 0, 0, 0, 0, 0);
+    m_set_in (s->d, 0, 0, z8, 0, 0, z8, 0, 0, 0, 0, 0, 0, 0);
 }
 
 /* Run one beat through the DUT: present it (after random input stalls), and clock until it is
@@ -197,7 +199,7 @@ cycle (sim *s, const beat *b)
         q_set_in (s->d, present, b->lanes, b->bf16, b->fmt, b->rnd, b->rule, b->ovf, b->rbits);
       else
         m_set_in (s->d, present, b->sa, b->a, b->fa, b->sb, b->b, b->fb, b->clear, b->cin, b->rnd,
-                  b->accum, b->obf16);
+                  b->accum, b->glog, b->obf16);
       dut_set_out_ready (s->d, ready);
       dut_eval (s->d);
       if (dut_out_valid (s->d) && ready)
@@ -223,13 +225,13 @@ cycle (sim *s, const beat *b)
 static void
 drain (sim *s)
 {
-  for (int i = 0; i < 64 && s->qn > 0; i++)
+  for (int i = 0; i < 256 && s->qn > 0; i++) /* a fused-group beat of G = 1 takes K cycles */
     {
       int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct;
       idle_inputs (s);
-      dut_set_out_ready (s->d, ready || i > 32);
+      dut_set_out_ready (s->d, ready || i > 128);
       dut_eval (s->d);
-      if (dut_out_valid (s->d) && (ready || i > 32))
+      if (dut_out_valid (s->d) && (ready || i > 128))
         check_output (s);
       dut_tick (s->d);
     }
@@ -285,6 +287,7 @@ golden_mac (beat *bt, const uint64_t *sa, const uint64_t *a, const uint64_t *sb,
 {
   mx_dot_policy dp = mx_dot_policy_default ();
   dp.accum = (mx_accum) bt->accum;
+  dp.group = (size_t) 1 << bt->glog;
   uint64_t out;
   unsigned fl;
   mx_dot (&out, &fl, mx_format_get (bt->obf16 ? MX_BF16 : MX_FP32), sa, a,
@@ -370,7 +373,14 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       int fb = elems[(x >> 3) % (unsigned) nelems];
       size_t nb = 1 + (x >> 6) % 4;
       int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
-      int accum = (x >> 50) & 1 ? MX_ACCUM_EXACT : MX_ACCUM_BLOCK_FP32;
+      /* the model: exact, block-fp32 or fused-group, G 8 or 16 (one in four 1, 2, 4 or 32) */
+      unsigned long long w = mxv_rng_next (&s->rng);
+      int accum = w % 3 == 0 ? MX_ACCUM_EXACT : w % 3 == 1 ? MX_ACCUM_BLOCK_FP32
+                                                            : MX_ACCUM_FUSED_GROUP;
+      static const int glogs[8] = { 3, 4, 3, 4, 3, 4, 0, 0 };
+      int glog = glogs[(w >> 8) % 8];
+      if (glog == 0)
+        glog = (int) ((w >> 12) % 4 == 3 ? 5 : (w >> 12) % 4);
       int obf16 = (x >> 44) % 4 == 0;
       uint64_t sa[4], sb[4], a[4 * K], b[4 * K];
       uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
@@ -446,13 +456,15 @@ run_random_mac (sim *s, long long n, int fmt_sel)
           bt.cin = cin;
           bt.rnd = rnd;
           bt.accum = accum;
+          bt.glog = glog;
           bt.obf16 = obf16;
           golden_mac (&bt, sa, a, sb, b, j + 1);
           if ((x >> 56) % 64 == 0)
             {
-              /* a model the RTL does not implement (tensor-core, fused-group): NaN, invalid
-               * (docs/rtl.md); the accumulation goes on underneath */
+              /* a model the RTL does not implement (tensor-core, or fused-group with G > K):
+               * NaN, invalid (docs/rtl.md) */
               bt.accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
+              bt.glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
               bt.exp_acc = obf16 ? 0x7FC0u : 0x7FC00000u;
               bt.exp_flags = MX_FLAG_INVALID;
             }
@@ -508,12 +520,14 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         }
       else if (h->op == MXV_DOT)
         {
-          if ((h->dp.accum != MX_ACCUM_BLOCK_FP32 && h->dp.accum != MX_ACCUM_EXACT)
+          if ((h->dp.accum != MX_ACCUM_BLOCK_FP32 && h->dp.accum != MX_ACCUM_EXACT
+               && (h->dp.accum != MX_ACCUM_FUSED_GROUP || h->dp.group == 0
+                   || (h->dp.group & (h->dp.group - 1)) != 0))
               || (h->out != mx_format_get (MX_FP32) && h->out != mx_format_get (MX_BF16))
               || rtl_format (h->elem) < 0 || rtl_format (h->elem_b ? h->elem_b : h->elem) < 0
               || h->out_rnd == MX_SR)
-            return unsupported (file, "exact or block-fp32 accumulation, FP32 or BF16 output, "
-                                      "OCP formats only");
+            return unsupported (file, "exact, block-fp32 or fused-group (G a power of two) "
+                                      "accumulation, FP32 or BF16 output, OCP formats only");
           s->unit = 1;
         }
       else
@@ -552,6 +566,8 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
       b.cin = (uint32_t) c->in[0];
       b.rnd = h->out_rnd;
       b.accum = h->dp.accum;
+      for (b.glog = 0; h->dp.accum == MX_ACCUM_FUSED_GROUP && ((size_t) 1 << b.glog) < h->dp.group;)
+        b.glog++;
       b.obf16 = h->out == mx_format_get (MX_BF16);
       if (j + 1 == h->nblocks)
         b.exp_acc = (uint32_t) c->out[0], b.exp_flags = (uint8_t) c->flags;
@@ -707,9 +723,10 @@ main (int argc, char **argv)
             s.stall_pct ? " (with random stalls)" : "");
   if (!s.quiet && s.unit == 1)
     printf ("mxsim: mac beats compared: exact fp32 %ld, exact bf16 %ld, block-fp32 fp32 %ld, "
-            "block-fp32 bf16 %ld, unimplemented models (NaN) %ld\n", s.mac_beats[1][0],
-            s.mac_beats[1][1], s.mac_beats[0][0], s.mac_beats[0][1],
-            s.mac_beats[2][0] + s.mac_beats[2][1]);
+            "block-fp32 bf16 %ld, fused-group fp32 %ld, fused-group bf16 %ld, unimplemented "
+            "models (NaN) %ld\n", s.mac_beats[1][0], s.mac_beats[1][1], s.mac_beats[0][0],
+            s.mac_beats[0][1], s.mac_beats[2][0], s.mac_beats[2][1],
+            s.mac_beats[3][0] + s.mac_beats[3][1]);
   printf ("%ld passed, %ld failed\n", s.passed, s.failed);
   return s.failed ? 1 : 0;
 }

@@ -127,7 +127,8 @@ q_get_out (dut *d, uint8_t *scale, uint8_t codes[SIM_K], uint8_t *flags)
 
 extern "C" void
 m_set_in (dut *d, int valid, uint8_t sa, const uint8_t a[SIM_K], int fa, uint8_t sb,
-          const uint8_t b[SIM_K], int fb, int clear, uint32_t cin, int rnd, int accum, int bf16)
+          const uint8_t b[SIM_K], int fb, int clear, uint32_t cin, int rnd, int accum, int glog,
+          int bf16)
 {
   Vmx_mac *m = d->m;
   m->in_valid_i = valid;
@@ -136,7 +137,8 @@ m_set_in (dut *d, int valid, uint8_t sa, const uint8_t a[SIM_K], int fa, uint8_t
     m->codes_a_i[i] = a[4 * i] | a[4 * i + 1] << 8 | a[4 * i + 2] << 16 | (uint32_t) a[4 * i + 3] << 24;
     m->codes_b_i[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | (uint32_t) b[4 * i + 3] << 24;
   }
-  m->clear_i = clear; m->cin_i = cin; m->rnd_i = rnd; m->accum_i = accum; m->out_bf16_i = bf16;
+  m->clear_i = clear; m->cin_i = cin; m->rnd_i = rnd; m->accum_i = accum; m->group_i = glog;
+  m->out_bf16_i = bf16;
 }
 
 extern "C" uint32_t

@@ -30,10 +30,11 @@ void q_set_in (dut *d, int valid, const uint32_t lanes[SIM_K], int bf16, int fmt
                int rule, int ovf, const uint32_t rbits[SIM_K]);
 void q_get_out (dut *d, uint8_t *scale, uint8_t codes[SIM_K], uint8_t *flags);
 
-/* mx_mac inputs and outputs.  accum: MX_ACCUM_*; bf16: a BF16 result (in the low 16 bits). */
+/* mx_mac inputs and outputs.  accum: MX_ACCUM_*; glog: fused-group G = 2^glog; bf16: a BF16
+ * result (in the low 16 bits). */
 void m_set_in (dut *d, int valid, uint8_t scale_a, const uint8_t a[SIM_K], int fmt_a,
                uint8_t scale_b, const uint8_t b[SIM_K], int fmt_b, int clear, uint32_t cin,
-               int rnd, int accum, int bf16);
+               int rnd, int accum, int glog, int bf16);
 uint32_t m_get_out (dut *d, uint8_t *flags);
 
 #ifdef __cplusplus
