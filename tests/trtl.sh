@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # trtl -- RTL checks: Verilator -Wall lint, the Yosys 0.23 subset (parses, elaborates, no
 # latches; also a single-format FMT_MASK build of each unit), every committed quantize file and
-# every exact and block-fp32 dot file (FP32 and BF16 results) through the co-simulation (result
-# bits and flags), a corrupted expected field that mxsim must catch and name, and a waveform dump.
+# every exact, block-fp32 and fused-group dot file (FP32 and BF16 results) through the
+# co-simulation (result bits and flags), a corrupted expected field that mxsim must catch and
+# name, and a waveform dump.
 # Usage: trtl.sh BUILD_BIN_DIR SOURCE_DIR      (exit 77 when Verilator or Yosys is missing)
 set -u
 bin=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -44,9 +45,9 @@ else
   echo "trtl: yosys not installed: the synthesis-subset check is skipped"
 fi
 
-# 3. every committed quantize and block-fp32 and exact dot file
+# 3. every committed quantize file and every block-fp32, exact and fused-group dot file
 nv=0 ns=0
-for f in "$src"/vectors/ocp/quantize/*.mxv "$src"/vectors/ocp/dot/*-block-fp32*.mxv "$src"/vectors/ocp/dot/*-exact*.mxv "$src"/vectors/profiles/*/quantize-*.mxv; do
+for f in "$src"/vectors/ocp/quantize/*.mxv "$src"/vectors/ocp/dot/*-block-fp32*.mxv "$src"/vectors/ocp/dot/*-exact*.mxv "$src"/vectors/ocp/dot/*-fused-*.mxv "$src"/vectors/profiles/*/quantize-*.mxv; do
   "$bin/mxsim" --vectors "$f" --quiet > "$tmp/out" 2>&1; rc=$?
   case $rc in
     0) nv=$((nv+1)); ok ;;
@@ -59,7 +60,8 @@ echo "trtl: $nv vector files passed through the RTL, $ns not implemented by it (
 
 # 3b. the single-format builds (FMT_MASK = E5M2 only) on E5M2: the same bits as the golden model
 nf=0
-for f in "$src"/vectors/ocp/quantize/e5m2-*.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-block-fp32.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-exact.mxv; do
+for f in "$src"/vectors/ocp/quantize/e5m2-*.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-block-fp32.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-exact.mxv \
+         "$src"/vectors/ocp/dot/e5m2-e5m2-fused-g8.mxv "$src"/vectors/ocp/dot/e5m2-e5m2-fused-g16-bf16.mxv; do
   "$bin/mxsim-e5m2" --vectors "$f" --quiet > "$tmp/out" 2>&1; rc=$?
   case $rc in
     0) nf=$((nf+1)); ok ;;
