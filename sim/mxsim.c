@@ -363,6 +363,37 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   snprintf (b->where, sizeof b->where, "random block %ld", id);
 }
 
+/* C_in close to minus the first group's value (its first g products): the first step cancels to
+ * a few bits, and where the group's sum is a small integer (one draw in four keeps block 0's
+ * codes to the sign and the two lowest bits: E5M2 x E5M2 products of 2^-32) the accumulator's
+ * bits fall below the group sum's lsb (mx_fused_step's far path).  C_in is that value rounded
+ * to FP32 (rne), negated and moved by -3..3 units in the last place. */
+static void
+cancel_first_group (sim *s, uint32_t *cin, uint64_t sa, uint64_t *a, int fa, uint64_t sb,
+                    uint64_t *b, int fb, int g, unsigned long long r)
+{
+  const mx_format *ga = mx_format_get ((mx_format_id) fa), *gb = mx_format_get ((mx_format_id) fb);
+  uint64_t ta[K], tb[K], v;
+  unsigned fl;
+  (void) s;
+  if (r % 4 == 0)
+    for (int i = 0; i < K; i++)
+      {
+        a[i] &= (ga->special == MX_SPECIAL_INT ? 0x80u : 1u << (ga->bits - 1)) | 3u;
+        b[i] &= (gb->special == MX_SPECIAL_INT ? 0x80u : 1u << (gb->bits - 1)) | 3u;
+      }
+  for (int i = 0; i < K; i++)
+    ta[i] = i < g ? a[i] : 0, tb[i] = i < g ? b[i] : 0;
+  mx_dot_policy dp = mx_dot_policy_default ();
+  mx_dot (&v, &fl, mx_format_get (MX_FP32), &sa, ta, ga, &sb, tb, gb, mx_format_get (MX_E8M0),
+          K, 1, 0, &dp, MX_RNE);
+  uint32_t c = (uint32_t) v ^ 0x80000000u;
+  long m = (long) (c & 0x7FFFFFFFu) + (long) ((r >> 2) % 7) - 3;
+  if ((c & 0x7F800000u) != 0x7F800000u && m >= 0 && m <= 0x7F7FFFFF)
+    c = (c & 0x80000000u) | (uint32_t) m;
+  *cin = c;
+}
+
 static void
 run_random_mac (sim *s, long long n, int fmt_sel)
 {
@@ -445,6 +476,9 @@ run_random_mac (sim *s, long long n, int fmt_sel)
                 }
             }
         }
+      if (!zeros && (w >> 20) % 8 == 0)
+        cancel_first_group (s, &cin, sa[0], a, fa, sb[0], b, fb,
+                            accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 23);
       for (size_t j = 0; j < nb; j++)
         {
           beat bt;
