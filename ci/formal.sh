@@ -6,8 +6,10 @@
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous
 #   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
-#   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor and a changed
-#             rne tie, each in a scratch copy of rtl/: each proof must fail with a counterexample
+#   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
+#             accepts a beat while a fused-group beat still iterates over its groups and a
+#             changed rne tie, each in a scratch copy of rtl/: each proof must fail with a
+#             counterexample
 # Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|sabotage ...]
 # (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
@@ -124,23 +126,27 @@ for t in "${targets[@]}"; do
       for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
-      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc
-      for s in "$s1" "$s2" "$s3"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups
+      for s in "$s1" "$s2" "$s3" "$s4"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
       sed -i 's/mx_round_inc = rb & (sb | lsb);/mx_round_inc = rb \& (sb | ~lsb);/' "$s2/rtl/mx_round_inc.svh"
       # 3. mx_mac adds a block's dot to C_in even when the beat does not clear
       sed -i 's/\.a_i(clr2 ? cin2 : acc32)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
+      # 4. mx_mac takes a new beat while a fused-group beat has groups left: the rest are lost
+      sed -i 's/assign in_ready_o = advance \&\& (!v1 || last1);/assign in_ready_o = advance;/' "$s4/rtl/mx_mac.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
-         cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
+         cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
+         cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
         sby "$s1/sim/formal" mx_quantize_pipe.sby prove fail
         sby "$s1/sim/formal" mx_quantize_pipe.sby ports fail
         sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
+        sby "$s4/sim/formal" mx_mac_pipe.sby prove fail
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
       fi ;;
   esac

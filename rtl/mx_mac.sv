@@ -1,20 +1,29 @@
-// mx_mac -- streaming MX multiply-accumulate, bit-exact with libmxgold's mx_dot under two
+// mx_mac -- streaming MX multiply-accumulate, bit-exact with libmxgold's mx_dot under three
 // accumulation models (accum_i), result and IEEE flags:
-//   block-fp32  each block's exact dot times both scales rounded once to FP32 (rnd_i), added to
-//               an FP32 accumulator with RNE; a BF16 result is that accumulator rounded (rnd_i)
-//   exact       every scaled block dot and C_in summed exactly in an ACC_W-bit fixed-point
-//               (Kulisch) accumulator, lsb 2^-286; the result is its one rounding (rnd_i) to
-//               FP32 or BF16
+//   block-fp32   each block's exact dot times both scales rounded once to FP32 (rnd_i), added to
+//                an FP32 accumulator with RNE; a BF16 result is that accumulator rounded (rnd_i)
+//   exact        every scaled block dot and C_in summed exactly in an ACC_W-bit fixed-point
+//                (Kulisch) accumulator, lsb 2^-286; the result is its one rounding (rnd_i) to
+//                FP32 or BF16
+//   fused-group  chained fused groups (as MXDOTP): for each group of G = 2^group_i consecutive
+//                products, acc <- rnd_i(acc + 2^(X_A+X_B-254) * the group's exact sum), one
+//                rounding per group into the output format (FP32 or BF16), from C_in
 // Each beat brings one block pair (E8M0 scale + K codes per operand, element format per operand,
 // mixed formats allowed); the block's dot is computed exactly in a 72-bit fixed-point adder
-// tree.  clear_i starts a new accumulation from cin_i (FP32).  Both models' accumulators run on
-// every beat; accum_i, out_bf16_i and rnd_i choose what the beat reports: out_acc_o and
-// out_flags_o are mx_dot of the blocks since the last clear (flags of the whole accumulation).
+// tree, whose node K/G + g is the exact sum of group g.  clear_i starts a new accumulation from
+// cin_i (FP32).  The exact and block-fp32 accumulators both run on every beat that is not
+// fused-group, and accum_i, out_bf16_i and rnd_i choose what such a beat reports; the
+// fused-group accumulator runs on fused-group beats only.  out_acc_o and out_flags_o are mx_dot
+// of the blocks since the last clear (flags of the whole accumulation).
 // Specials: a NaN scale or element, Inf * 0, +Inf + -Inf give NaN (0x7FC00000, BF16 0x7FC0) and
 // flag invalid; E5M2 Inf operands give +-Inf; the sign of an exact zero follows IEEE 754 6.3
-// (docs/semantics.md 7).  valid/ready, II = 1, latency 3 cycles.  FMT_MASK (elaboration time)
-// names the formats both operands support; an unsupported fmt_a_i or fmt_b_i makes the block's
-// dot NaN.  The exact accumulator is exact for up to 2^ACC_GUARD blocks per accumulation.
+// (docs/semantics.md 7), at each step for fused-group.  valid/ready, latency 3 cycles; II = 1
+// for exact and block-fp32; a fused-group beat iterates over its K/G groups, one per cycle
+// (stage 1 holds the beat with in_ready_o low, each group goes down stages 2 and 3 and only the
+// last reports), so II = K/G for it (4 for G = 8, 2 for G = 16).  A fused-group beat with
+// G > K gives NaN and invalid, as a model the RTL does not implement.  FMT_MASK (elaboration
+// time) names the formats both operands support; an unsupported fmt_a_i or fmt_b_i makes the
+// block's dot NaN.  The exact accumulator is exact for up to 2^ACC_GUARD blocks per accumulation.
 // SPDX-License-Identifier: MIT
 module mx_mac #(
   parameter int K = 32,
@@ -34,7 +43,8 @@ module mx_mac #(
   input  logic           clear_i,       // this beat starts from cin_i instead of the accumulator
   input  logic [31:0]    cin_i,
   input  logic [MX_RND_W-1:0] rnd_i,    // MX_RND_*, not sr: block-fp32 each block's dot and the
-                                        // BF16 result; exact the one rounding
+                                        // BF16 result; exact the one rounding; fused-group each
+                                        // group's step
   input  logic [MX_ACCUM_W-1:0] accum_i,// MX_ACCUM_EXACT, _BLOCK_FP32 or _FUSED_GROUP (others: NaN)
   input  logic [2:0]     group_i,       // fused-group: G = 2^group_i products per step (G <= K)
   input  logic           out_bf16_i,    // the result in BF16 (out_acc_o[15:0]) instead of FP32
