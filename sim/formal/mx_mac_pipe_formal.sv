@@ -125,7 +125,7 @@ module mx_mac_pipe_formal #(
       cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
       cover (n_out == 6'd6);
       cover (p_v1 && p_gi1 == 1 && out_valid && !out_ready_i);   // a two-group beat stalled
-      cover (n_out == 6'd12);                                    // through two fused accumulations
+      cover (n_out == 6'd9);              // past an accumulation of two-group fused-group beats
     end
   end
 `endif
