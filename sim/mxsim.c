@@ -363,35 +363,35 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   snprintf (b->where, sizeof b->where, "random block %ld", id);
 }
 
-/* C_in close to minus the first group's value (its first g products): the first step cancels to
- * a few bits, and where the group's sum is a small integer (one draw in four keeps block 0's
- * codes to the sign and the two lowest bits: E5M2 x E5M2 products of 2^-32) the accumulator's
- * bits fall below the group sum's lsb (mx_fused_step's far path).  C_in is that value rounded
- * to FP32 (rne), negated and moved by -3..3 units in the last place. */
-static void
-cancel_first_group (sim *s, uint32_t *cin, uint64_t sa, uint64_t *a, int fa, uint64_t sb,
-                    uint64_t *b, int fb, int g, unsigned long long r)
+/* A code mask that keeps the sign and the two lowest bits (E5M2: the subnormals 0..3 x 2^-16). */
+static uint64_t
+low_codes (int fmt)
+{
+  const mx_format *f = mx_format_get ((mx_format_id) fmt);
+  return (f->special == MX_SPECIAL_INT ? 0x80u : 1u << (f->bits - 1)) | 3u;
+}
+
+/* C_in close to minus the first group's value (block 0's first g products), so that the first
+ * step cancels to a few bits: that value rounded to FP32 (rne), negated and moved by -3..3
+ * units in the last place (r).  With low_codes on E5M2 x E5M2 the group's sum is a few units
+ * of 2^-32 and the accumulator's bits fall below its lsb (mx_fused_step's far path). */
+static uint32_t
+cancel_first_group (uint64_t sa, const uint64_t *a, int fa, uint64_t sb, const uint64_t *b,
+                    int fb, int g, unsigned long long r)
 {
   const mx_format *ga = mx_format_get ((mx_format_id) fa), *gb = mx_format_get ((mx_format_id) fb);
   uint64_t ta[K], tb[K], v;
   unsigned fl;
-  (void) s;
-  if (r % 4 == 0)
-    for (int i = 0; i < K; i++)
-      {
-        a[i] &= (ga->special == MX_SPECIAL_INT ? 0x80u : 1u << (ga->bits - 1)) | 3u;
-        b[i] &= (gb->special == MX_SPECIAL_INT ? 0x80u : 1u << (gb->bits - 1)) | 3u;
-      }
   for (int i = 0; i < K; i++)
     ta[i] = i < g ? a[i] : 0, tb[i] = i < g ? b[i] : 0;
   mx_dot_policy dp = mx_dot_policy_default ();
   mx_dot (&v, &fl, mx_format_get (MX_FP32), &sa, ta, ga, &sb, tb, gb, mx_format_get (MX_E8M0),
           K, 1, 0, &dp, MX_RNE);
   uint32_t c = (uint32_t) v ^ 0x80000000u;
-  long m = (long) (c & 0x7FFFFFFFu) + (long) ((r >> 2) % 7) - 3;
+  long m = (long) (c & 0x7FFFFFFFu) + (long) (r % 7) - 3;
   if ((c & 0x7F800000u) != 0x7F800000u && m >= 0 && m <= 0x7F7FFFFF)
     c = (c & 0x80000000u) | (uint32_t) m;
-  *cin = c;
+  return c;
 }
 
 static void
@@ -427,6 +427,11 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       /* one dot in 32 is all zeros, C_in and every element, with signs chosen so that every
        * product of a block is -0 or every one +0 (or mixed): the sign of an exact zero */
       int zeros = (x >> 30) % 32 == 0;
+      /* one dot in eight has a C_in that cancels its first group (cancel_first_group), and one
+       * in four of those codes kept to low_codes */
+      int cancel = !zeros && (w >> 20) % 8 == 0;
+      uint64_t ma = cancel && (w >> 23) % 4 == 0 ? low_codes (fa) : 0xFF;
+      uint64_t mb = cancel && (w >> 23) % 4 == 0 ? low_codes (fb) : 0xFF;
       if (zeros)
         cin = (x >> 35) & 1 ? 0x80000000u : 0;
       for (size_t j = 0; j < nb; j++)
@@ -445,8 +450,8 @@ run_random_mac (sim *s, long long n, int fmt_sel)
           for (int i = 0; i < K; i++)
             {
               unsigned long long z = mxv_rng_next (&s->rng);
-              a[j * K + (size_t) i] = z & code_mask (fa);
-              b[j * K + (size_t) i] = (z >> 8) & code_mask (fb);
+              a[j * K + (size_t) i] = z & code_mask (fa) & ma;
+              b[j * K + (size_t) i] = (z >> 8) & code_mask (fb) & mb;
               if (zeros)
                 {
                   /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
@@ -476,9 +481,9 @@ run_random_mac (sim *s, long long n, int fmt_sel)
                 }
             }
         }
-      if (!zeros && (w >> 20) % 8 == 0)
-        cancel_first_group (s, &cin, sa[0], a, fa, sb[0], b, fb,
-                            accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 23);
+      if (cancel)
+        cin = cancel_first_group (sa[0], a, fa, sb[0], b, fb,
+                                  accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 25);
       for (size_t j = 0; j < nb; j++)
         {
           beat bt;
