@@ -10,7 +10,7 @@
  *  - exact and block-fp32 differ where they must (cancellation across blocks) and agree where
  *    they must (one block, C_in = +0)
  *  - tensor-core presets on hand-worked examples
- *  - mx_dot_prefix: every prefix of one random dot in eight against the independent model
+ *  - mx_dot_prefix: every prefix of one random dot in 32 against the independent model
  *    (tensor-core presets against mx_dot of the prefix), and its argument checks
  *  - mx_gemm against the independent model per element, and its argument checks
  * SPDX-License-Identifier: MIT */
@@ -48,7 +48,7 @@ compare (const mx_format *of, const uint64_t *sa, const uint64_t *a, const mx_fo
          "%s x %s %s g=%zu %s out %s k=%zu nb=%zu cin %08llX: rc %d mpfr %08llX/%02X slow %08llX/%02X",
          ea->name, eb->name, mx_accum_name (acc), g, mx_rounding_name (rnd), of->name, k, nb,
          (unsigned long long) cin, rc, (unsigned long long) o1, f1, (unsigned long long) o2, f2);
-  if (nb < 2 || n % 8 != 0)
+  if (nb < 2 || n % 32 != 0)
     return;
   /* mx_dot_prefix: blocks 0..j, each against the model's dot of those blocks */
   uint64_t po[4];
