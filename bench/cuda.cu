@@ -8,6 +8,7 @@
  * reps runs timed with CUDA events after one warm-up, kernels interleaved so that clocks and
  * temperature drift evenly.  Ends with key=value lines.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,12 +90,22 @@ since (cudaEvent_t e0, cudaEvent_t e1)
   return ms;
 }
 
+/* A decimal count, the whole argument (not atol: "64x" is refused), or -1. */
+static long
+count_arg (const char *s)
+{
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul (s, &end, 10);
+  return s[0] < '0' || s[0] > '9' || *end || errno || v > 1000000ul ? -1 : (long) v;
+}
+
 int
 main (int argc, char **argv)
 {
-  long N = argc > 1 ? atol (argv[1]) : 16384;
-  int reps = argc > 2 ? atoi (argv[2]) : 15;
-  if (N < 32 || N % 32 || N > 65536 || reps < 1 || reps > REPS_MAX)
+  long N = argc > 1 ? count_arg (argv[1]) : 16384;
+  int reps = argc > 2 ? (int) count_arg (argv[2]) : 15;
+  if (argc > 3 || N < 32 || N % 32 || N > 65536 || reps < 1 || reps > REPS_MAX)
     {
       fprintf (stderr, "usage: bench-cuda [N (a multiple of 32, <= 65536) [reps (1..%d)]]\n", REPS_MAX);
       return 2;

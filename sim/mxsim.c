@@ -11,13 +11,17 @@
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
  *   --errors N (first N mismatches decoded, *10)  --quiet
+ *   --threads N                    golden model threads for --random (default: online CPUs)
  * Ends with 'N passed, M failed'; exit 0 all passed, 1 any mismatch, 2 bad usage or input,
  * 77 a vector file this RTL does not implement (policy, block size, format).
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,7 @@
 #define K SIM_K
 #define SR_BITS 16
 #define QCAP 64
+#define MAXNB 4 /* blocks of a random dot */
 
 /* One beat: DUT inputs plus the expected output. */
 typedef struct
@@ -43,6 +48,16 @@ typedef struct
   long id;
   char where[96];
 } beat;
+
+/* What the golden model is asked for at once: one quantize beat, or one random dot (a beat per
+ * block, each expecting mx_dot of the blocks so far). */
+typedef struct
+{
+  int mac, nbeats;
+  beat b[MAXNB];
+  uint64_t sa[MAXNB], sb[MAXNB], a[MAXNB * K], bb[MAXNB * K]; /* mac: the dot's inputs */
+  int nan_model; /* mac: a model the RTL does not implement: every beat NaN, invalid */
+} job;
 
 typedef struct
 {
@@ -358,7 +373,6 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   if ((x >> 26) % 64 == 0) /* an all-zero block */
     for (int i = 0; i < K; i++)
       b->lanes[i] &= b->bf16 ? 0x8000u : 0x80000000u;
-  golden_quantize (b);
   b->id = id;
   snprintf (b->where, sizeof b->where, "random block %ld", id);
 }
@@ -394,10 +408,10 @@ cancel_first_group (uint64_t sa, const uint64_t *a, int fa, uint64_t sb, const u
   return c;
 }
 
+/* Random dot c into jb: its inputs, and a beat per block (the golden results come later). */
 static void
-run_random_mac (sim *s, long long n, int fmt_sel)
+random_dot (sim *s, job *jb, int fmt_sel, long long c)
 {
-  for (long long c = 0; c < n; c++)
     {
       unsigned long long x = mxv_rng_next (&s->rng);
       int fa = fmt_sel >= 0 ? fmt_sel : elems[x % (unsigned) nelems];
@@ -413,7 +427,7 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       if (glog == 0)
         glog = (int) ((w >> 12) % 4 == 3 ? 5 : (w >> 12) % 4);
       int obf16 = (x >> 44) % 4 == 0;
-      uint64_t sa[4], sb[4], a[4 * K], b[4 * K];
+      uint64_t *sa = jb->sa, *sb = jb->sb, *a = jb->a, *b = jb->bb;
       uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
       if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
         cin &= 0xBFFFFFFFu; /* mostly finite */
@@ -484,34 +498,214 @@ run_random_mac (sim *s, long long n, int fmt_sel)
       if (cancel)
         cin = cancel_first_group (sa[0], a, fa, sb[0], b, fb,
                                   accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 25);
+      jb->mac = 1;
+      jb->nbeats = (int) nb;
       for (size_t j = 0; j < nb; j++)
         {
-          beat bt;
-          memset (&bt, 0, sizeof bt);
-          bt.sa = (uint8_t) sa[j], bt.sb = (uint8_t) sb[j], bt.fa = fa, bt.fb = fb;
+          beat *bt = &jb->b[j];
+          memset (bt, 0, sizeof *bt);
+          bt->sa = (uint8_t) sa[j], bt->sb = (uint8_t) sb[j], bt->fa = fa, bt->fb = fb;
           for (int i = 0; i < K; i++)
-            bt.a[i] = (uint8_t) a[j * K + (size_t) i], bt.b[i] = (uint8_t) b[j * K + (size_t) i];
-          bt.clear = j == 0;
-          bt.cin = cin;
-          bt.rnd = rnd;
-          bt.accum = accum;
-          bt.glog = glog;
-          bt.obf16 = obf16;
-          golden_mac (&bt, sa, a, sb, b, j + 1);
-          if ((x >> 56) % 64 == 0)
+            bt->a[i] = (uint8_t) a[j * K + (size_t) i], bt->b[i] = (uint8_t) b[j * K + (size_t) i];
+          bt->clear = j == 0;
+          bt->cin = cin;
+          bt->rnd = rnd;
+          bt->accum = accum;
+          bt->glog = glog;
+          bt->obf16 = obf16;
+          /* now and then a model the RTL does not implement (tensor-core, or fused-group with
+           * G = 64 or 128 > K): NaN, invalid (docs/rtl.md) */
+          jb->nan_model = (x >> 56) % 64 == 0;
+          if (jb->nan_model)
             {
-              /* a model the RTL does not implement (tensor-core, or fused-group with G > K):
-               * NaN, invalid (docs/rtl.md) */
-              bt.accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
-              bt.glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
-              bt.exp_acc = obf16 ? 0x7FC0u : 0x7FC00000u;
-              bt.exp_flags = MX_FLAG_INVALID;
+              bt->accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
+              bt->glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
             }
-          bt.id = (long) c;
-          snprintf (bt.where, sizeof bt.where, "random dot %lld block %zu", c, j);
-          cycle (s, &bt);
+          bt->id = (long) c;
+          snprintf (bt->where, sizeof bt->where, "random dot %lld block %zu", c, j);
         }
     }
+}
+
+/* The expected results of a job (any thread: libmxgold keeps no global state).  A dot's beats
+ * expect mx_dot of the blocks so far: mx_dot_prefix gives them all in one pass. */
+static void
+golden_job (job *jb)
+{
+  if (!jb->mac)
+    {
+      golden_quantize (&jb->b[0]);
+      return;
+    }
+  const beat *b0 = &jb->b[0];
+  uint64_t out[MAXNB];
+  unsigned fl[MAXNB];
+  mx_dot_policy dp = mx_dot_policy_default ();
+  dp.accum = (mx_accum) b0->accum;
+  dp.group = (size_t) 1 << b0->glog;
+  if (!jb->nan_model
+      && mx_dot_prefix (out, fl, mx_format_get (b0->obf16 ? MX_BF16 : MX_FP32), jb->sa, jb->a,
+                        mx_format_get ((mx_format_id) b0->fa), jb->sb, jb->bb,
+                        mx_format_get ((mx_format_id) b0->fb), mx_format_get (MX_E8M0), K,
+                        (size_t) jb->nbeats, b0->cin, &dp, (mx_rounding) b0->rnd) != MX_OK)
+    {
+      fprintf (stderr, "mxsim: mx_dot_prefix refused a random dot (internal error)\n");
+      exit (2);
+    }
+  for (int j = 0; j < jb->nbeats; j++)
+    {
+      jb->b[j].exp_acc = jb->nan_model ? (b0->obf16 ? 0x7FC0u : 0x7FC00000u) : (uint32_t) out[j];
+      jb->b[j].exp_flags = (uint8_t) (jb->nan_model ? MX_FLAG_INVALID : fl[j]);
+    }
+}
+
+/*------------------------------------------------------------ golden pool -*/
+/* The golden model runs ahead of the simulation: while the DUT runs batch n, the pool's threads
+ * (and the main thread, once its simulation is done) compute batch n+1.  Each job is whole in one
+ * thread and the batches are drawn in order from the one seeded generator, so what is checked
+ * does not depend on the number of threads. */
+#define BATCH 512
+#define CHUNK 8
+
+typedef struct
+{
+  job *jobs;
+  size_t n;
+  atomic_size_t next, done;
+} batch;
+
+static struct
+{
+  pthread_mutex_t mu;
+  pthread_cond_t work, fin;
+  batch *cur;
+  unsigned long gen;
+  int quit;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
+           NULL, 0, 0 };
+
+/* Take chunks of b until none is left. */
+static void
+work (batch *b)
+{
+  for (;;)
+    {
+      size_t i = atomic_fetch_add (&b->next, CHUNK);
+      if (i >= b->n)
+        return;
+      size_t e = i + CHUNK < b->n ? i + CHUNK : b->n;
+      for (size_t j = i; j < e; j++)
+        golden_job (&b->jobs[j]);
+      if (atomic_fetch_add (&b->done, e - i) + (e - i) == b->n)
+        {
+          pthread_mutex_lock (&pool.mu);
+          pthread_cond_broadcast (&pool.fin);
+          pthread_mutex_unlock (&pool.mu);
+        }
+    }
+}
+
+static void *
+worker (void *arg)
+{
+  unsigned long seen = 0;
+  (void) arg;
+  pthread_mutex_lock (&pool.mu);
+  for (;;)
+    {
+      while (pool.gen == seen && !pool.quit)
+        pthread_cond_wait (&pool.work, &pool.mu);
+      if (pool.quit)
+        break;
+      seen = pool.gen;
+      batch *b = pool.cur;
+      pthread_mutex_unlock (&pool.mu);
+      work (b);
+      pthread_mutex_lock (&pool.mu);
+    }
+  pthread_mutex_unlock (&pool.mu);
+  return NULL;
+}
+
+/* Hand b (its jobs drawn) to the pool. */
+static void
+post (batch *b)
+{
+  atomic_store (&b->next, 0);
+  atomic_store (&b->done, 0);
+  pthread_mutex_lock (&pool.mu);
+  pool.cur = b;
+  pool.gen++;
+  pthread_cond_broadcast (&pool.work);
+  pthread_mutex_unlock (&pool.mu);
+}
+
+/* Help with b, then wait until all of it is done. */
+static void
+finish (batch *b)
+{
+  work (b);
+  pthread_mutex_lock (&pool.mu);
+  while (atomic_load (&b->done) < b->n)
+    pthread_cond_wait (&pool.fin, &pool.mu);
+  pthread_mutex_unlock (&pool.mu);
+}
+
+/* Random mode: n quantize blocks or n dots, drawn in batches, through the DUT. */
+static void
+run_random (sim *s, long long n, int fsel, int threads)
+{
+  static batch bt[2];
+  pthread_t tid[64];
+  int nt = 0;
+  for (int i = 0; i < 2; i++)
+    if ((bt[i].jobs = malloc (BATCH * sizeof (job))) == NULL)
+      {
+        fprintf (stderr, "mxsim: out of memory\n");
+        exit (2);
+      }
+  for (; nt < threads - 1; nt++)
+    if (pthread_create (&tid[nt], NULL, worker, NULL) != 0)
+      break; /* fewer helpers: the main thread does the rest */
+  long long drawn = 0;
+  int cur = 0;
+  bt[1].n = 0;
+  for (;;)
+    {
+      batch *nx = &bt[cur ^ 1];
+      nx->n = 0;
+      for (; nx->n < BATCH && drawn < n; nx->n++, drawn++)
+        {
+          job *jb = &nx->jobs[nx->n];
+          if (s->unit == 0)
+            {
+              jb->mac = 0;
+              jb->nbeats = 1;
+              random_quantize_beat (s, &jb->b[0], fsel >= 0 ? fsel : elems[drawn % nelems],
+                                    (long) drawn);
+            }
+          else
+            random_dot (s, jb, fsel, drawn);
+        }
+      if (nx->n)
+        post (nx);
+      batch *b = &bt[cur];
+      for (size_t j = 0; j < b->n; j++)
+        for (int i = 0; i < b->jobs[j].nbeats; i++)
+          cycle (s, &b->jobs[j].b[i]);
+      if (nx->n == 0)
+        break;
+      finish (nx);
+      cur ^= 1;
+    }
+  pthread_mutex_lock (&pool.mu);
+  pool.quit = 1;
+  pthread_cond_broadcast (&pool.work);
+  pthread_mutex_unlock (&pool.mu);
+  for (int i = 0; i < nt; i++)
+    pthread_join (tid[i], NULL);
+  free (bt[0].jobs);
+  free (bt[1].jobs);
 }
 
 /*---------------------------------------------------------------- vectors -*/
@@ -631,9 +825,11 @@ usage (FILE *o)
 {
   fprintf (o, "Usage: mxsim --vectors FILE | --unit quantize|mac --random N [--format F|all]\n"
               "             [--seed S] [--stalls PERCENT] [--trace FILE.fst] [--coverage FILE]\n"
-              "             [--errors N] [--quiet] [--bench]\n"
+              "             [--errors N] [--quiet] [--bench] [--threads N]\n"
               "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
-              "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n");
+              "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n"
+              "--random: the golden model runs a batch ahead of the DUT on --threads threads\n"
+              "(default: every online CPU); the blocks checked do not depend on N.\n");
 }
 
 int
@@ -643,13 +839,16 @@ main (int argc, char **argv)
     { "vectors", 1, 0, 'v' }, { "unit", 1, 0, 'u' }, { "random", 1, 0, 'r' },
     { "format", 1, 0, 'f' }, { "seed", 1, 0, 's' }, { "stalls", 1, 0, 'p' },
     { "trace", 1, 0, 't' }, { "coverage", 1, 0, 'c' }, { "errors", 1, 0, 'e' },
-    { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { "bench", 0, 0, 'b' }, { 0, 0, 0, 0 }
+    { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { "bench", 0, 0, 'b' },
+    { "threads", 1, 0, 'j' }, { 0, 0, 0, 0 }
   };
   static sim s;
   const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
   long long nrand = 0;
   unsigned long long x;
   int c, bench = 0;
+  long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+  int threads = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int) ncpu;
   struct timespec t0, t1;
   s.errors_max = 10;
   s.rng.s = 1;
@@ -689,6 +888,11 @@ main (int argc, char **argv)
       case 'q': s.quiet = 1; break;
       case 'h': usage (stdout); return 0;
       case 'b': bench = 1; break;
+      case 'j':
+        if (mx_parse_uint (&x, optarg, 10, 1, 64) != MX_OK)
+          return bad_option ("--threads wants a count 1..64", optarg);
+        threads = (int) x;
+        break;
       default: usage (stderr); return 2;
       }
   if (optind < argc || (!vectors && nrand <= 0) || (vectors && nrand))
@@ -733,26 +937,22 @@ main (int argc, char **argv)
     {
       s.d = dut_new (s.unit, trace);
       dut_reset (s.d);
-      if (s.unit == 0)
-        for (long long i = 0; i < nrand; i++)
-          {
-            beat b;
-            random_quantize_beat (&s, &b, fsel >= 0 ? fsel : elems[i % nelems], (long) i);
-            cycle (&s, &b);
-          }
-      else
-        run_random_mac (&s, nrand, fsel);
+      run_random (&s, nrand, fsel, threads);
     }
   drain (&s);
   clock_gettime (CLOCK_MONOTONIC, &t1);
   if (bench)
     {
       double dt = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-      printf ("%s: %ld blocks (%ld elements) in %.3f s, golden model and comparison included\n",
-              s.unit ? "mx_mac" : "mx_quantize", s.beats_out, s.beats_out * K, dt);
-      printf ("key=value\ncosim_%s_blocks_per_s=%.0f\ncosim_%s_elements_per_s=%.0f\n",
-              s.unit ? "mac" : "quantize", (double) s.beats_out / dt, s.unit ? "mac" : "quantize",
-              (double) (s.beats_out * K) / dt);
+      const char *u = s.unit ? "mac" : "quantize";
+      if (vectors)
+        threads = 1; /* the file's expected results: no golden model but the prefixes */
+      printf ("mx_%s: %ld blocks (%ld elements) in %.3f s, golden model (%d thread%s) and "
+              "comparison included\n", u, s.beats_out, s.beats_out * K, dt, threads,
+              threads > 1 ? "s" : "");
+      printf ("key=value\ncosim_%s_threads=%d\ncosim_%s_blocks_per_s=%.0f\n"
+              "cosim_%s_elements_per_s=%.0f\n", u, threads, u,
+              (double) s.beats_out / dt, u, (double) (s.beats_out * K) / dt);
     }
   if (coverage && dut_write_coverage (s.d, coverage) != 0)
     fprintf (stderr, "mxsim: this build has no coverage (use mxsim-cov)\n");

@@ -13,10 +13,10 @@
  *                  its directory is given as the second argument.  Exact bytes, scale padding
  *                  included.  Exits 77 without a CUDA device.
  * SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L /* popen */
 #include <string.h>
 #include <cuda_runtime_api.h>
 #include "tests.h"
+#include "vecdirs.h"
 #include "mxk_cuda.h"
 #include "threads.h"
 
@@ -449,30 +449,26 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
   return 0;
 }
 
+/* one committed vector file through the kernels (77: a file they do not serve) */
+static void
+vfile (const char *path, void *ctx)
+{
+  vstat *v = ctx;
+  long before = v->cases;
+  int rc = mxv_each_case (path, vcase, v);
+  if (rc == 0 && v->cases > before)
+    v->files++;
+  else if (rc != 77 && rc != 0)
+    CHECK (0, "%s: rc %d", path, rc);
+}
+
 static void
 vector_tests (const char *vdir)
 {
   static const char *globs[] = { "ocp/quantize", "ocp/dequantize", "profiles/torchao-rceil" };
   vstat v = { 0, 0 };
-  char cmd[1024];
   for (size_t gi = 0; gi < sizeof globs / sizeof globs[0]; gi++)
-    {
-      snprintf (cmd, sizeof cmd, "ls %s/%s/*.mxv 2>/dev/null", vdir, globs[gi]);
-      FILE *ls = popen (cmd, "r");
-      char path[1024];
-      while (ls && fgets (path, sizeof path, ls))
-        {
-          path[strcspn (path, "\n")] = 0;
-          long before = v.cases;
-          int rc = mxv_each_case (path, vcase, &v);
-          if (rc == 0 && v.cases > before)
-            v.files++;
-          else if (rc != 77 && rc != 0)
-            CHECK (0, "%s: rc %d", path, rc);
-        }
-      if (ls)
-        pclose (ls);
-    }
+    CHECK (vec_each_file (vdir, globs[gi], vfile, &v) >= 0, "%s/%s: out of memory", vdir, globs[gi]);
   printf ("tcuda: %ld committed vector files (%ld cases) through the %s\n", v.files, v.cases,
           emulate ? "kernels' thread code on the host" : "GPU");
   CHECK (v.files >= 35, "only %ld vector files applied", v.files);

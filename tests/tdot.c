@@ -10,6 +10,8 @@
  *  - exact and block-fp32 differ where they must (cancellation across blocks) and agree where
  *    they must (one block, C_in = +0)
  *  - tensor-core presets on hand-worked examples
+ *  - mx_dot_prefix: every prefix of one random dot in 32 against the independent model
+ *    (tensor-core presets against mx_dot of the prefix), and its argument checks
  *  - mx_gemm against the independent model per element, and its argument checks
  * SPDX-License-Identifier: MIT */
 #include <string.h>
@@ -46,6 +48,22 @@ compare (const mx_format *of, const uint64_t *sa, const uint64_t *a, const mx_fo
          "%s x %s %s g=%zu %s out %s k=%zu nb=%zu cin %08llX: rc %d mpfr %08llX/%02X slow %08llX/%02X",
          ea->name, eb->name, mx_accum_name (acc), g, mx_rounding_name (rnd), of->name, k, nb,
          (unsigned long long) cin, rc, (unsigned long long) o1, f1, (unsigned long long) o2, f2);
+  if (nb < 2 || n % 32 != 0)
+    return;
+  /* mx_dot_prefix: blocks 0..j, each against the model's dot of those blocks */
+  uint64_t po[4];
+  unsigned pf[4];
+  rc = mx_dot_prefix (po, pf, of, sa, a, ea, sb, b, eb, E8M0, k, nb, cin, &dp, rnd);
+  for (size_t j = 0; j < nb && nb <= 4; j++)
+    {
+      f2 = s_dot (&o2, of, sa, a, ea, sb, b, eb, E8M0, k, j + 1, cin, acc, g, rnd);
+      n++;
+      CHECK (rc == MX_OK && po[j] == o2 && pf[j] == f2,
+             "prefix %zu of %zu: %s x %s %s g=%zu %s out %s cin %08llX: rc %d mpfr %08llX/%02X slow %08llX/%02X",
+             j + 1, nb, ea->name, eb->name, mx_accum_name (acc), g, mx_rounding_name (rnd),
+             of->name, (unsigned long long) cin, rc, (unsigned long long) po[j], pf[j],
+             (unsigned long long) o2, f2);
+    }
 }
 
 /* fused-group on the E4M3 codes a and b (X_A = X_B = 1, one block of 32): the result */
@@ -177,6 +195,47 @@ main (int argc, char **argv)
     mx_dot (&out, NULL, F32, s, a, e, s, b, e, E8M0, 32, 1, 0, &dp, MX_RNE);
     CHECK (out == 0x48440000, "exact one block: %08llX", (unsigned long long) out);
     n += 4;
+  }
+  /* mx_dot_prefix under the tensor-core presets (groups that straddle blocks close at each
+   * prefix's end): every prefix equals mx_dot of those blocks; and the argument checks */
+  for (int it = 0; it < 2000; it++)
+    {
+      const mx_format *ea = mx_format_get (elems[rng_below (&r, (uint64_t) nelem)]);
+      const mx_format *eb = mx_format_get (elems[rng_below (&r, (uint64_t) nelem)]);
+      uint64_t a[128], b[128], sa[4], sb[4], po[4], o;
+      unsigned pf[4], f;
+      size_t nb = 1 + rng_below (&r, 4);
+      for (size_t j = 0; j < nb; j++)
+        sa[j] = 0x70 + rng_below (&r, 32), sb[j] = 0x70 + rng_below (&r, 32);
+      for (size_t i = 0; i < 32 * nb; i++)
+        a[i] = rng_next (&r) & ((1u << ea->bits) - 1), b[i] = rng_next (&r) & ((1u << eb->bits) - 1);
+      mx_dot_policy dp = mx_dot_policy_default ();
+      dp.accum = MX_ACCUM_TENSOR_CORE;
+      CHECK (mx_tc_model_preset (&dp.tc, (mx_tc_preset) (it % MX_TC_PRESET_COUNT)) == MX_OK, "preset");
+      uint64_t cin = rng_next (&r) & 0x80FFFFFF;
+      mx_rounding rnd = det[it % ndet];
+      int rc = mx_dot_prefix (po, pf, F32, sa, a, ea, sb, b, eb, E8M0, 32, nb, cin, &dp, rnd);
+      CHECK (rc == MX_OK, "mx_dot_prefix tensor-core: %d", rc);
+      for (size_t j = 0; j < nb; j++, n++)
+        {
+          CHECK (mx_dot (&o, &f, F32, sa, a, ea, sb, b, eb, E8M0, 32, j + 1, cin, &dp, rnd) == MX_OK, "mx_dot");
+          CHECK (po[j] == o && pf[j] == f, "tensor-core prefix %zu of %zu (%s): %08llX/%02X, mx_dot %08llX/%02X",
+                 j + 1, nb, mx_tc_preset_name ((mx_tc_preset) (it % MX_TC_PRESET_COUNT)),
+                 (unsigned long long) po[j], pf[j], (unsigned long long) o, f);
+        }
+    }
+  {
+    uint64_t a[32] = { 0 }, s = 0x7F, o[1];
+    unsigned f[1];
+    mx_dot_policy dp = mx_dot_policy_default ();
+    const mx_format *e = mx_format_get (MX_E4M3);
+    CHECK (mx_dot_prefix (NULL, f, F32, &s, a, e, &s, a, e, E8M0, 32, 1, 0, &dp, MX_RNE) == MX_EINVAL, "NULL out");
+    CHECK (mx_dot_prefix (o, NULL, F32, &s, a, e, &s, a, e, E8M0, 32, 1, 0, &dp, MX_RNE) == MX_EINVAL, "NULL flags");
+    CHECK (mx_dot_prefix (o, f, F32, &s, a, e, &s, a, e, E8M0, 32, 0, 0, &dp, MX_RNE) == MX_EINVAL, "nb 0");
+    CHECK (mx_dot_prefix (o, f, F32, &s, a, e, &s, a, e, E8M0, 32, 1, 0, &dp, MX_SR) == MX_EINVAL, "sr");
+    CHECK (mx_dot_prefix (o, f, F32, &s, a, e, &s, a, e, E8M0, 32, 1, 0x3F800000, &dp, MX_RNE) == MX_OK
+           && o[0] == 0x3F800000 && f[0] == 0, "zeros + 1: %08llX", (unsigned long long) o[0]);
+    n += 5;
   }
   /* agree where they must: one block, C_in = +0, every rounding */
   for (int it = 0; it < 20000; it++, n++)

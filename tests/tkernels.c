@@ -20,6 +20,7 @@
 #include <string.h>
 #include "mxk.h"
 #include "tests.h"
+#include "vecdirs.h"
 
 static long n;
 static const mx_rounding rnds[] = { MX_RNE, MX_RNA, MX_RTZ, MX_RUP, MX_RDN, MX_SR };
@@ -308,6 +309,19 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
     return 77;
   v->cases++;
   return 0;
+}
+
+/* one committed vector file through every path: every file of the directories applies */
+static void
+vfile (const char *path, void *ctx)
+{
+  vstat *v = ctx;
+  long before = v->cases;
+  int rc = mxv_each_case (path, vcase, v);
+  if (rc == 0 && v->cases > before)
+    v->files++;
+  else if (rc != 77)
+    CHECK (0, "%s: rc %d", path, rc);
 }
 
 /*------------------------------------------------------------ threads -*/
@@ -811,25 +825,8 @@ main (int argc, char **argv)
       static const char *globs[] = { "ocp/quantize", "ocp/dequantize", "ocp/dot", "profiles/torchao-rceil",
                                      "profiles/microxcaling" };
       vstat v = { 0, 0 };
-      char cmd[1024];
       for (size_t g = 0; g < sizeof globs / sizeof globs[0]; g++)
-        {
-          snprintf (cmd, sizeof cmd, "ls %s/%s/*.mxv 2>/dev/null", vdir, globs[g]);
-          FILE *ls = popen (cmd, "r");
-          char path[1024];
-          while (ls && fgets (path, sizeof path, ls))
-            {
-              path[strcspn (path, "\n")] = 0;
-              long before = v.cases;
-              int rc = mxv_each_case (path, vcase, &v);
-              if (rc == 0 && v.cases > before)
-                v.files++;
-              else if (rc != 77)
-                CHECK (0, "%s: rc %d", path, rc);
-            }
-          if (ls)
-            pclose (ls);
-        }
+        CHECK (vec_each_file (vdir, globs[g], vfile, &v) >= 0, "%s/%s: out of memory", vdir, globs[g]);
       printf ("tkernels: %ld committed vector files (%ld cases) through %d paths\n", v.files, v.cases, npaths);
       CHECK (v.files >= 80, "only %ld vector files applied", v.files);
     }

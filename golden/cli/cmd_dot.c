@@ -86,7 +86,7 @@ const cli_command cli_dot = {
   "SB B0..B(k-1)' and an optional C_in (fp32 bits); each output line is the result [flags].",
   "--format F [--format-b G] [OPTIONS] < INPUT",
   "The accumulation model is explicit (docs/semantics.md section 7): exact rounds once;\n"
-  "block-fp32 rounds each block to FP32 and adds in FP32 (the RTL MAC's model); tensor-core\n"
+  "block-fp32 rounds each block to FP32 and adds in FP32 (one of the RTL MAC's models); tensor-core\n"
   "takes a preset or explicit --tc-* parameters; fused-group adds each group of --group\n"
   "products to the accumulator (the output format) with one rounding, as MXDOTP does.\n"
   "--format-a is a synonym of --format.\n"

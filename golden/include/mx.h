@@ -337,6 +337,16 @@ int mx_dot (uint64_t *out, unsigned *flags, const mx_format *out_fmt,
             const mx_format *scale_fmt, size_t k, size_t nblocks, uint64_t cin,
             const mx_dot_policy *dp, mx_rounding rnd);
 
+/* mx_dot_prefix -- mx_dot of every prefix: out[j] and flags[j] are mx_dot's result and flags for
+ * blocks 0..j (j < nblocks), what a MAC that reports its accumulation after every block shows.
+ * One pass for exact, block-fp32 and fused-group; a dot per prefix for tensor-core.  Arguments and
+ * errors as mx_dot; out and flags (nblocks entries each) must not be NULL. */
+int mx_dot_prefix (uint64_t out[], unsigned flags[], const mx_format *out_fmt,
+                   const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
+                   const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,
+                   const mx_format *scale_fmt, size_t k, size_t nblocks, uint64_t cin,
+                   const mx_dot_policy *dp, mx_rounding rnd);
+
 /* mx_gemm -- C[i][j] = C_in[i][j] + sum_k A[i][k] B[k][j], MX blocks along K (kdim = nb * k).
  * A: m rows, a_codes row-major m x kdim, a_scales m x nb.  B is given transposed (column j of B
  * is row j): b_codes n x kdim, b_scales n x nb.  c_in: m x n FP32 patterns, or NULL for zeros.

@@ -1,7 +1,7 @@
 /* mx_dot -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit accumulation model.
  *   exact        one exact sum (a GMP integer accumulator), one rounding
  *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (rnd), then
- *                blocks added in order in FP32 with RNE, C_in first -- the RTL MAC's model
+ *                blocks added in order in FP32 with RNE, C_in first (the RTL MAC has it and exact)
  *   tensor-core  groups of products (plus the accumulator) aligned to the largest term with
  *                F fraction bits, summed exactly, rounded to FP32 (Fasi et al. 2021; Khattak &
  *                Mikaitis 2025)
@@ -202,7 +202,8 @@ static void
 dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t scale_a[],
            const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
            const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
-           size_t nb, uint64_t cin, size_t g, mx_rounding rnd)
+           size_t nb, uint64_t cin, size_t g, mx_rounding rnd, uint64_t *each,
+           unsigned *each_fl)
 {
   mx__acc s, grp;
   mpfr_t pa, pb, sa, sb, acc;
@@ -233,6 +234,8 @@ dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t sca
           fl |= f;
           mx__decode (acc, of, code);
         }
+      if (each)
+        each[j] = code, each_fl[j] = fl;
     }
   *out = code;
   *flp = fl;
@@ -269,11 +272,16 @@ mx__check_dot (const mx_format *of, const mx_format *ea, const mx_format *eb,
   return dp->accum == MX_ACCUM_TENSOR_CORE ? mx_tc_model_check (&dp->tc) : MX_OK;
 }
 
-int
-mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
+/* The dot of nb blocks into *out and *flags; with each (and each_fl) not NULL, also the result
+ * and flags of every prefix, blocks 0..j, into each[j] (each_fl[j]): one pass where the model
+ * allows (exact, block-fp32, fused-group), a dot per prefix for tensor-core (whose groups may
+ * straddle blocks and close at the dot's end). */
+static int
+dot_run (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
          const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
          const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
-         size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd)
+         size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd, uint64_t *each,
+         unsigned *each_fl)
 {
   const mx_format *f32 = mx_format_get (MX_FP32);
   mx__acc total, b;
@@ -294,6 +302,8 @@ mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
           block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
                      scale_b[j], sf, k);
           mx__acc_add_acc (&total, &b);
+          if (each && j + 1 < nb)
+            each[j] = mx__acc_round (&total, of, &each_fl[j], rnd);
         }
       *out = mx__acc_round (&total, of, &fl, rnd);
       break;
@@ -310,17 +320,27 @@ mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
           mx__acc_add (&total, pa);
           mx__decode (acc, f32, mx__acc_round (&total, f32, &f, MX_RNE)); /* acc + d_j, RNE */
           fl |= f;
+          if (each && j + 1 < nb)
+            each_fl[j] = fl | to_output (&each[j], of, acc, rnd);
         }
       fl |= to_output (out, of, acc, rnd);
       break;
 
     case MX_ACCUM_FUSED_GROUP:
       dot_fused (out, &fl, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin,
-                 dp->group, rnd);
+                 dp->group, rnd, each, each_fl);
       break;
 
     default:
-      rc = dot_tc (acc, &fl, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, &dp->tc);
+      for (size_t j = each ? 0 : nb - 1; j < nb && rc == MX_OK; j++)
+        {
+          /* this prefix's dot from C_in */
+          mx__decode (acc, f32, cin);
+          rc = dot_tc (acc, &fl, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, j + 1,
+                       &dp->tc);
+          if (rc == MX_OK && j + 1 < nb)
+            each_fl[j] = fl | to_output (&each[j], of, acc, rnd);
+        }
       if (rc == MX_OK)
         fl |= to_output (out, of, acc, rnd);
       break;
@@ -330,7 +350,19 @@ mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
   mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
   if (flags)
     *flags = fl;
+  if (each && rc == MX_OK)
+    each[nb - 1] = *out, each_fl[nb - 1] = fl;
   return rc;
+}
+
+int
+mx__dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scale_a[],
+         const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+         const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
+         size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd)
+{
+  return dot_run (out, flags, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
+                  rnd, NULL, NULL);
 }
 
 int
@@ -345,6 +377,26 @@ mx_dot (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t scal
   mx__state s = mx__enter ();
   rc = mx__dot (out, flags, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
                 rnd);
+  mx__leave (s);
+  return rc;
+}
+
+int
+mx_dot_prefix (uint64_t out[], unsigned flags[], const mx_format *of, const uint64_t scale_a[],
+               const uint64_t codes_a[], const mx_format *ea, const uint64_t scale_b[],
+               const uint64_t codes_b[], const mx_format *eb, const mx_format *sf, size_t k,
+               size_t nb, uint64_t cin, const mx_dot_policy *dp, mx_rounding rnd)
+{
+  int rc = mx__check_dot (of, ea, eb, sf, k, nb, dp, rnd);
+  if (rc != MX_OK)
+    return rc;
+  if (out == NULL || flags == NULL)
+    return MX_EINVAL;
+  mx__state s = mx__enter ();
+  uint64_t last;
+  unsigned fl;
+  rc = dot_run (&last, &fl, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
+                rnd, out, flags);
   mx__leave (s);
   return rc;
 }

@@ -10,10 +10,14 @@
 /* A stack MPFR variable of up to MX__TMP_BITS bits: no allocation per element (custom interface,
  * MPFR manual "Custom Interface").  Use in place only: the struct holds a pointer to itself. */
 #define MX__TMP_BITS 192
+#define MX__LIMBS(bits) (((bits) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS)
 typedef struct {
   mpfr_t x;
-  mp_limb_t d[(MX__TMP_BITS + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS];
+  mp_limb_t d[MX__LIMBS (MX__TMP_BITS)];
 } mx__tmp;
+
+/* Blocks of up to this many elements keep their values on the stack (mx_quantize). */
+#define MX__STACK_K 64
 
 static inline mpfr_ptr
 mx__tmp_init (mx__tmp *t, mpfr_prec_t prec)

@@ -26,15 +26,20 @@ encode_elem (uint64_t *code, const mx_format *elem, const mx_format *in, mpfr_sr
              mx_rounding rnd)
 {
   unsigned ef = 0, extra = 0;
-  mx_policy sp = *pol;
-  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_SAT)
-    sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
-  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_PASS)
-    sp.overflow = MX_OVERFLOW_OVF; /* ... or as Inf where the format can */
-  if (mpfr_inf_p (v) && pol->inf_block == MX_INF_BLOCK_ZERO)
+  mx_policy sp; /* pol with the overflow an Inf element takes (copied only then) */
+  if (mpfr_inf_p (v))
     {
-      *code = 0; /* +0 in every element format */
-      return MX_FLAG_INVALID;
+      if (pol->inf_block == MX_INF_BLOCK_ZERO)
+        {
+          *code = 0; /* +0 in every element format */
+          return MX_FLAG_INVALID;
+        }
+      sp = *pol;
+      if (pol->inf_block == MX_INF_BLOCK_SAT)
+        sp.overflow = MX_OVERFLOW_SAT; /* Infs left out of amax encode as +-max */
+      if (pol->inf_block == MX_INF_BLOCK_PASS)
+        sp.overflow = MX_OVERFLOW_OVF; /* ... or as Inf where the format can */
+      pol = &sp;
     }
   if (!linear || !mpfr_regular_p (v))
     {
@@ -60,7 +65,7 @@ encode_elem (uint64_t *code, const mx_format *elem, const mx_format *in, mpfr_sr
     }
   else
     div_odd (t, v, S);
-  mx__encode (code, &ef, elem, t, rbits, &sp, rnd);
+  mx__encode (code, &ef, elem, t, rbits, pol, rnd);
   return ef | extra;
 }
 
@@ -235,8 +240,14 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
     lo = (long) pol->scale_min - sfmt->bias; /* scale-min */
   mx__tmp ts;
   mpfr_ptr S = mx__tmp_init (&ts, 64);
-  mpfr_t t;
-  mpfr_init2 (t, prec > MX__TMP_BITS ? prec : MX__TMP_BITS);
+  /* t: the scratch of every element's quotient, on the stack unless an input is wider */
+  mx__tmp tt;
+  mpfr_t th;
+  mpfr_ptr t = th;
+  if (prec <= MX__TMP_BITS)
+    t = mx__tmp_init (&tt, MX__TMP_BITS);
+  else
+    mpfr_init2 (th, prec);
 
   if (has_inf && pol->inf_block == MX_INF_BLOCK_MAXSCALE)
     {
@@ -287,7 +298,8 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       long x = mx__scale_exponent (amax, elem, in, pol->scale_rule);
       if (!resolve (scale, &e, &sflags, x, lo, hi, sfmt, pol))
         {
-          mpfr_clear (t);
+          if (t == th)
+            mpfr_clear (th);
           goto nan_scale;
         }
       if (pol->scale_rule == MX_SCALE_MIN_MSE || pol->scale_rule == MX_SCALE_MIN_MAXERR)
@@ -325,13 +337,15 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       /* scale-bump once: the next exponent up, the block quantized again (Quark BFP16) */
       if (!resolve (scale, &e, &sflags, mx__pow2_exponent (sfmt, *scale) + 1, lo, hi, sfmt, pol))
         {
-          mpfr_clear (t);
+          if (t == th)
+            mpfr_clear (th);
           goto nan_scale;
         }
       eflags = encode_block (codes, elem_flags, &ovf, t, elem, in, v, k, e, S, linear, rbits,
                              pol, rnd);
     }
-  mpfr_clear (t);
+  if (t == th)
+    mpfr_clear (th);
   return sflags | eflags;
 
 nan_scale:
@@ -429,19 +443,32 @@ mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_f
     return rc;
   if (in == NULL || in->role != MX_ROLE_IEEE)
     return MX_EINVAL;
-  size_t bytes;
-  if (mx__mul_overflow (k, sizeof (mpfr_t), &bytes))
-    return MX_EINVAL;
-  mpfr_t *v = malloc (bytes);
-  if (v == NULL)
-    return MX_ENOMEM;
+  /* The decoded inputs: 64 bits hold every built-in format exactly.  Blocks of up to
+   * MX__STACK_K elements live on the stack (custom interface), larger ones on the heap. */
+  mpfr_t vs[MX__STACK_K], *v = vs;
+  mp_limb_t ls[MX__STACK_K][MX__LIMBS (64)], (*l)[MX__LIMBS (64)] = ls;
+  if (k > MX__STACK_K)
+    {
+      size_t bv, bl;
+      if (mx__mul_overflow (k, sizeof (mpfr_t), &bv) || mx__mul_overflow (k, sizeof *l, &bl))
+        return MX_EINVAL;
+      v = malloc (bv);
+      l = malloc (bl);
+      if (v == NULL || l == NULL)
+        {
+          free (v);
+          free (l);
+          return MX_ENOMEM;
+        }
+    }
   mx__state s = mx__enter ();
   unsigned flushed = 0, bf;
   const mx_format *eff = in;
   for (size_t i = 0; i < k; i++)
     {
       int inexact;
-      mpfr_init2 (v[i], 64); /* holds every built-in format exactly */
+      mpfr_custom_init (l[i], 64);
+      mpfr_custom_init_set (v[i], MPFR_ZERO_KIND, 0, 64, l[i]);
       mx__decode (v[i], in, in_bits[i]);
       eff = mx__wide_input (v[i], in, pol, &inexact);
       flushed |= inexact ? MX_FLAG_INEXACT : 0;
@@ -450,9 +477,11 @@ mx_quantize (uint64_t *scale, uint64_t codes[], unsigned *flags, unsigned elem_f
     }
   bf = mx__quantize_values (scale, codes, elem_flags, elem, scale_fmt, eff, (const mpfr_t *) v, k,
                             rbits, pol, rnd);
-  for (size_t i = 0; i < k; i++)
-    mpfr_clear (v[i]);
-  free (v);
+  if (v != vs)
+    {
+      free (v);
+      free (l);
+    }
   mx__leave (s);
   if (flags)
     *flags = bf | flushed;
