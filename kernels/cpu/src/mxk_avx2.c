@@ -29,12 +29,13 @@
  *    vcvttps2dq (the caller's MXCSR plays no part): its low 16 bits are the discarded
  *    fraction's top 16 bits, and adding the random word carries into the count exactly when
  *    libmxgold's sr (R = 16) rounds up; the count is the sum >> 16.
- * Lanes whose t goes negative are clamped to +0 (rup, rdn: to 2^-103, far below every quantum,
- * so that any nonzero input counts); every lane the subtraction cannot represent is below 2^-26
- * in element units, so rne, rtz and rna round it to 0 and rup and rdn see it as nonzero. */
+ * Lanes whose t is not a normal FP32 (the subtraction went negative, or left a subnormal: an
+ * exponent field equal to x) are clamped to 2^-103, far below every quantum; every lane the
+ * subtraction cannot represent is below 2^-26 in element units, so rne, rtz, rna and sr round
+ * it to 0 and rup and rdn see it as nonzero.  No FP32 subnormal is an operand or a result. */
 typedef struct
 {
-  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sc16, sign;
+  __m256i absm, expm, eminb, cmag, c2, xoff, signbit, maxmag, magicb, m23, tiny, sc0, sc16, sign, fastlo;
   __m256 magic, rcp, yc, ycn, i16;
   int sh, is_int, rceil;
   mx_rounding rnd;
@@ -58,8 +59,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   k.magic = _mm256_set1_ps (half ? 6291456.0f : 12582912.0f); /* 1.5 * 2^(23 - half) */
   k.magicb = S1 ((int) (mxk__f2u (half ? 6291456.0f : 12582912.0f) - (uint32_t) half));
   k.rcp = _mm256_set1_ps (f->rcp_max);
-  /* rup and rdn: the clamp of t, 2^-103, far below every format's smallest quantum */
+  /* the clamp of t, 2^-103, far below every format's smallest quantum */
   k.tiny = S1 (24 << 23);
+  k.fastlo = S1 ((int) MXK_FAST_LO);
   /* 2^(mbits - E') = 1 / quantum, from g = (E' + 127) << 23 (unsigned: 257 << 23 overflows
    * an int) */
   k.sc0 = S1 ((int) ((uint32_t) (254 + f->mbits) << 23));
@@ -94,16 +96,14 @@ fix_count (__m256i q, __m256 t, __m256 sum, __m256 magic, mx_rounding rnd)
 static inline __attribute__ ((always_inline)) __m256i
 lanes_magic (__m256i b, __m256i xs, __m256i r, const magk *k)
 {
-  __m256i u = _mm256_and_si256 (b, k->absm), t;
-  /* rup, rdn: at least 2^-103, so that any nonzero input counts; zeros get it too, and the
-   * sign step below sends them back to 0.  sr: the same clamp keeps t normal (an exponent
-   * field equal to x would leave an FP32 subnormal), and 2^-103 lies far below 2^-16 of every
-   * format's least quantum (E5M2: 2^-32), so such a lane rounds to 0 under any random word, as
-   * its true t does */
-  if (k->rnd == MX_RUP || k->rnd == MX_RDN || k->rnd == MX_SR)
-    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
-  else
-    t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), _mm256_setzero_si256 ());
+  /* t at least 2^-103, under every rounding: an input whose exponent field equals x would
+   * leave an FP32-subnormal t (a subnormal operand: a microcode assist on Intel cores), and
+   * 2^-103 lies far below 2^-16 of every format's least quantum (E5M2: 2^-32), so such a lane
+   * rounds to 0 under rne, rna, rtz and sr (any random word), as its true t does; rup and rdn
+   * see it as nonzero, as they must.  Zeros get it too: the sign step of rup and rdn sends them
+   * back to 0, and for the others it rounds to 0 */
+  __m256i u = _mm256_and_si256 (b, k->absm);
+  __m256i t = _mm256_max_epi32 (_mm256_sub_epi32 (u, xs), k->tiny);
   __m256 tf = _mm256_castsi256_ps (t);
   __m256i g = _mm256_max_epi32 (_mm256_and_si256 (t, k->expm), k->eminb), q;
   if (k->rnd == MX_SR)
@@ -193,8 +193,11 @@ block_xs (__m256i *xs, const void *in, mx_format_id in_fmt, size_t blk, const ma
   m = _mm256_max_epu32 (m, _mm256_shuffle_epi32 (m, 0xB1));
   if (k->rceil)
     {
-      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path */
-      __m256i p = _mm256_castps_si256 (_mm256_mul_ps (_mm256_castsi256_ps (m), k->rcp));
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
+       * block off it (zero, FP32 subnormals, tiny) is scaled by the scalar routine, and its
+       * amax is raised to the fast path's least here, so that the multiply never sees nor
+       * makes an FP32 subnormal */
+      __m256i p = _mm256_castps_si256 (_mm256_mul_ps (_mm256_castsi256_ps (_mm256_max_epu32 (m, k->fastlo)), k->rcp));
       __m256i exact = _mm256_cmpeq_epi32 (_mm256_and_si256 (p, k->m23), _mm256_setzero_si256 ());
       *xs = _mm256_add_epi32 (_mm256_sub_epi32 (_mm256_and_si256 (p, k->expm), k->xoff), _mm256_andnot_si256 (exact, S1 (1 << 23)));
     }
