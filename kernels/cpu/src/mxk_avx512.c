@@ -216,8 +216,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
  * normal t far below half the smallest quantum (and 2^-16 of it, for sr): rne, rtz, rna and sr
  * round such a lane to 0, and rup and rdn, where any nonzero input counts, see it as nonzero
  * (their zeros stay +0).  So no FP32 subnormal is an operand or a result of the add, which
- * Intel cores would take a microcode assist for (the {sae} adds raise no flag to show it).  An FP32-subnormal input under x < 0 gets a wrong but
- * normal t, still below 2^-26 element units, and under x = 0 (rup, rdn) the clamp.  The
+ * Intel cores would take a microcode assist for (the {sae} adds raise no flag to show it).
+ * An FP32-subnormal input under x < 0 gets a wrong but normal t, still below 2^-26 element
+ * units, and under x >= 0 the clamp.  The
  * unsaturated magnitude codes stay below 256, so saturation and the sign are applied after
  * narrowing, on bytes.  Always inlined: a call would turn the rounding into a run-time branch
  * (with sr's code added GCC stopped inlining it, and rne in cache took 13.2 ns per block
