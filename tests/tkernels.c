@@ -10,7 +10,9 @@
  *   dot (block-fp32, rne): random 1..4-block pairs of every format pair, specials mixed in
  *   vectors: every applicable committed file (quantize, dequantize rne, block-fp32 dot)
  *   and all of it but the BF16 sweeps again with the FPU flushing FP32 subnormals (FTZ+DAZ), on
- *   data whose golden results hold none: no kernel has a subnormal intermediate
+ *   data whose golden results hold none: no kernel has a subnormal intermediate that matters;
+ *   and all of it again with the MXCSR's DE and UE flags checked after every call (FTZ on, DAZ
+ *   off; dequantize and dot results that are subnormal left out): no kernel has one at all
  *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt, mxk_quantize_sr_mt and
  *             mxk_dequantize_mt on 1 2 3 7 and 0 threads, byte-identical to the one-thread calls
  *             and libmxgold (mt_tests); every rejected argument (mt_invalid)
@@ -33,25 +35,45 @@ static const mx_format *E8M0;
 /* The flush pass (issue 18): the kernels run with the FPU flushing FP32 subnormals (MXCSR DAZ and
  * FTZ) on data whose golden results hold none.  A kernel whose inner loop produces or consumes a
  * subnormal intermediate (Intel cores pay a microcode assist for each) then gives another result,
- * so the pass proves there is none.  The golden results are computed with the MXCSR untouched. */
-static int flush;
+ * so the pass proves there is none -- where the subnormal mattered.  One that did not matter (t
+ * below 2^-126 element units rounds to 0 whether it is a subnormal or DAZ's 0) leaves the bits
+ * alone, so the flag pass follows: MXCSR FTZ on (a subnormal result is flushed and raises UE),
+ * DAZ off, the exception flags cleared before each kernel call and read after it; DE (a
+ * subnormal operand) or UE must not be raised, on every input but dequantize blocks and dots
+ * whose golden results are themselves subnormal (FP32 or BF16 at most 2^-126) -- FP32-subnormal
+ * quantize inputs included: they are data, never an FP operand.  The AVX-512 rounding adds with
+ * embedded rounding ({sae}) raise no flag at all; they take the same t as rne's add, which does.
+ * The golden results are computed with the MXCSR untouched. */
+static int flush; /* 0: the MXCSR as it is; 1: FTZ+DAZ; 2: FTZ, DE and UE checked */
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define HAVE_FLUSH 1
+#define CSR_FLAGS 0x3Fu /* IE DE ZE OE UE PE */
+#define CSR_DE_UE 0x12u
 static unsigned
 flush_on (void)
 {
   unsigned old = _mm_getcsr ();
-  if (flush)
+  if (flush == 1)
     _mm_setcsr (old | 0x8040u); /* FTZ | DAZ */
+  else if (flush == 2)
+    _mm_setcsr ((old | 0x8000u) & ~0x0040u & ~CSR_FLAGS); /* FTZ, no DAZ, flags clear */
   return old;
 }
-static void flush_off (unsigned old) { _mm_setcsr (old); }
+/* restores the MXCSR; the flag pass: the DE and UE flags the kernel raised (else 0) */
+static unsigned
+flush_off (unsigned old)
+{
+  unsigned fl = flush == 2 ? _mm_getcsr () & CSR_DE_UE : 0;
+  _mm_setcsr (old);
+  return fl;
+}
 #else
 #define HAVE_FLUSH 0
 static unsigned flush_on (void) { return 0; }
-static void flush_off (unsigned old) { (void) old; }
+static unsigned flush_off (unsigned old) { (void) old; return 0; }
 #endif
+static const char *const pass_name[] = { "", " (FTZ+DAZ)", " (flags)" };
 
 /* an FP32 (bf16: BF16) pattern that is a subnormal */
 static int
@@ -141,6 +163,31 @@ kernel_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, s
   return mxk_quantize (scales, codes, in, infmt, n, elem, rule, rnd, pk);
 }
 
+/* The flag pass: the first block whose quantize alone raises DE or UE, printed. */
+static void
+flag_block (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_scale_rule rule,
+            mx_rounding rnd, const uint16_t *rk, mx_packing use)
+{
+  for (size_t b = 0; b < nb; b++)
+    {
+      uint8_t s, c[32];
+      const void *inb = infmt == MX_BF16 ? (const void *) ((const uint16_t *) in + b * 32)
+                                         : (const void *) ((const uint32_t *) in + b * 32);
+      unsigned csr = flush_on ();
+      kernel_q (&s, c, inb, infmt, 32, elem, rule, rnd, rk ? rk + b * 32 : NULL, use);
+      unsigned fl = flush_off (csr);
+      if (!fl)
+        continue;
+      fprintf (stderr, "  block %zu alone raises%s%s (scale %02X); in:", b, fl & 2 ? " DE" : "", fl & 0x10 ? " UE" : "", s);
+      for (int i = 0; i < 32; i++)
+        fprintf (stderr, " %08X", infmt == MX_BF16 ? (unsigned) ((const uint16_t *) in)[b * 32 + (size_t) i]
+                                                  : ((const uint32_t *) in)[b * 32 + (size_t) i]);
+      fprintf (stderr, "\n");
+      return;
+    }
+  fprintf (stderr, "  no block raises it alone\n");
+}
+
 /* every path's quantize of the same input against the golden result (sr: fresh random words) */
 static void
 check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_scale_rule rule,
@@ -166,14 +213,17 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
             continue;
           unsigned csr = flush_on ();
           int rc = kernel_q (ks, kc, in, infmt, nb * 32, elem, rule, rnd, rk, use);
-          flush_off (csr);
+          unsigned fl = flush_off (csr);
           n++;
           const uint8_t *want = packed ? gp : gc;
           size_t bytes = packed ? pbytes : nb * 32;
           int ok = rc == 0 && memcmp (ks, gs, nb) == 0 && memcmp (kc, want, bytes) == 0;
-          CHECK (ok, "quantize %s %s %s %s %s path %s%s%s", what, f->name, mx_rounding_name (rnd),
+          CHECK (ok && fl == 0, "quantize %s %s %s %s %s path %s%s%s%s", what, f->name, mx_rounding_name (rnd),
                  mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[rule], infmt == MX_BF16 ? "bf16" : "fp32",
-                 mxk_path_name (paths[p]), packed ? " packed" : "", flush ? " (FTZ+DAZ)" : "");
+                 mxk_path_name (paths[p]), packed ? " packed" : "", pass_name[flush],
+                 fl & 2 ? ": DE raised" : fl ? ": UE raised" : "");
+          if (fl && failures <= 3)
+            flag_block (in, infmt, nb, elem, rule, rnd, rk, use);
           if (!ok && failures <= 3)
             for (size_t b = 0; b < nb; b++)
               if (ks[b] != gs[b] || memcmp (kc + b * 32, gc + b * 32, 32))
@@ -663,8 +713,8 @@ main (int argc, char **argv)
   mx_format_id elems[MX_FORMAT_COUNT];
   int nelem = formats_of_role (MX_ROLE_ELEM, elems);
   if (!HAVE_FLUSH)
-    printf ("tkernels: no MXCSR on this CPU: the FTZ+DAZ pass is not run\n");
-  for (flush = 0; flush <= HAVE_FLUSH; flush++)
+    printf ("tkernels: no MXCSR on this CPU: the FTZ+DAZ and flag passes are not run\n");
+  for (flush = 0; flush <= 2 * HAVE_FLUSH; flush++)
   for (int fi = 0; fi < nelem; fi++)
     {
       mx_format_id elem = elems[fi];
@@ -674,7 +724,7 @@ main (int argc, char **argv)
       static uint16_t bf[65536], arr[65536];
       for (uint32_t i = 0; i < 65536; i++)
         bf[i] = (uint16_t) i;
-      for (int arrangement = 0; arrangement < 3 && !flush; arrangement++) /* BF16 subnormals */
+      for (int arrangement = 0; arrangement < 3 && flush != 1; arrangement++) /* BF16 subnormals: not under DAZ */
         {
           for (uint32_t i = 0; i < 65536; i++)
             arr[i] = arrangement == 0 ? bf[i] : arrangement == 1 ? bf[(i * 2053u) & 0xFFFF]
@@ -700,7 +750,7 @@ main (int argc, char **argv)
               if (y % 61 == 1)
                 for (int i = 0; i < 32; i++)
                   in[b * 32 + i] &= 0x807FFFFFu; /* zeros and subnormals only */
-              for (int i = 0; i < 32 && flush; i++)
+              for (int i = 0; i < 32 && flush == 1; i++)
                 if (is_sub (in[b * 32 + i], 0))
                   in[b * 32 + i] &= 0x80000000u; /* the flush pass: inputs DAZ leaves alone */
             }
@@ -747,6 +797,15 @@ main (int argc, char **argv)
               for (int i = 0; i < 32; i++)
                 cd[blk * 32 + (size_t) i] = (uint8_t) ((base + (size_t) i) % ncodes);
             }
+        /* the flag pass: every code whose FP32 result is a subnormal (those raise UE by right)
+         * replaced by code 0, so that every scale still runs with its other codes */
+        if (flush == 2)
+          {
+            golden_dequantize (g32, cd, sc, nb, f, mx_format_get (MX_FP32));
+            for (size_t i = 0; i < nb * 32; i++)
+              if (is_sub (g32[i], 0))
+                cd[i] = 0;
+          }
         for (int bfo = 0; bfo < 2; bfo++)
           {
             const mx_format *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
@@ -762,16 +821,27 @@ main (int argc, char **argv)
                   unsigned csr = flush_on ();
                   mxk_dequantize (bfo ? (void *) o16 : (void *) o32, bfo ? MX_BF16 : MX_FP32, sc,
                                   packed ? cdp : cd, nb * 32, elem, packed ? pk : MX_PACKING_UNPACKED);
-                  flush_off (csr);
+                  unsigned fl = flush_off (csr);
                   int ok = 1;
                   size_t i = 0;
                   for (; i < nb * 32 && ok; i++)
-                    ok = (bfo ? o16[i] : o32[i]) == g32[i] || (flush && is_sub (g32[i], bfo));
+                    ok = (bfo ? o16[i] : o32[i]) == g32[i] || (flush == 1 && is_sub (g32[i], bfo));
                   n++;
-                  CHECK (ok, "dequantize %s to %s path %s%s%s: scale %02X code %02X: %08X, want %08X",
+                  CHECK (ok && fl == 0, "dequantize %s to %s path %s%s%s: %s scale %02X code %02X: %08X, want %08X",
                          f->name, of->name, mxk_path_name (paths[p]), packed ? " packed" : "",
-                         flush ? " (FTZ+DAZ)" : "", sc[(i - 1) / 32], cd[i - 1],
-                         bfo ? o16[i - 1] : o32[i - 1], g32[i - 1]);
+                         pass_name[flush], fl & 2 ? "DE raised;" : fl ? "UE raised;" : "",
+                         i ? sc[(i - 1) / 32] : 0, i ? cd[i - 1] : 0,
+                         i ? (bfo ? o16[i - 1] : o32[i - 1]) : 0, i ? g32[i - 1] : 0);
+                  for (size_t b = 0; fl && failures <= 3 && b < nb; b++)
+                    {
+                      csr = flush_on ();
+                      mxk_dequantize (o32, MX_FP32, sc + b, cd + b * 32, 32, elem, MX_PACKING_UNPACKED);
+                      if (flush_off (csr))
+                        {
+                          fprintf (stderr, "  scale %02X, codes %02X..%02X alone raise it\n", sc[b], cd[b * 32], cd[b * 32 + 31]);
+                          break;
+                        }
+                    }
                 }
           }
       }
@@ -809,12 +879,14 @@ main (int argc, char **argv)
                 mxk_use_path (paths[p]);
                 unsigned csr = flush_on ();
                 mxk_dot (&o, sa8, a8, elem, sb8, b8, fb, nb * 32, cin);
-                flush_off (csr);
+                unsigned fl = flush_off (csr);
                 n++;
-                CHECK (o == g || (flush && (is_sub ((uint32_t) g, 0) || is_sub (cin, 0))),
-                       "dot %s x %s nb %zu path %s%s: %08X vs %08llX", mx_format_get (elem)->name,
+                /* the flush passes: a subnormal C_in or result is the data's, not the kernel's */
+                int excused = flush && (is_sub ((uint32_t) g, 0) || is_sub (cin, 0));
+                CHECK ((o == g && fl == 0) || excused,
+                       "dot %s x %s nb %zu path %s%s: %08X vs %08llX%s", mx_format_get (elem)->name,
                        mx_format_get (fb)->name, nb, mxk_path_name (paths[p]),
-                       flush ? " (FTZ+DAZ)" : "", o, (unsigned long long) g);
+                       pass_name[flush], o, (unsigned long long) g, fl & 2 ? ", DE raised" : fl ? ", UE raised" : "");
               }
           }
     }

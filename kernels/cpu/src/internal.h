@@ -90,7 +90,10 @@ mxk__scale_exp (uint32_t amax, const mxk_fmt *f, mx_scale_rule rule)
        * product is formed exactly in double, so that no FP32 subnormal ever exists (each costs
        * Intel cores a microcode assist): below 2^-126 only its side of fl32's boundaries counts,
        * 2^-127 (0x00400000, even: a tie 2^-150 above it rounds down to it) and 2^-126. */
-      double q = (double) mxk__u2f (amax) * (double) f->rcp_max; /* 24 x 24 bits: exact */
+      /* an FP32-subnormal amax converted from its integer bits: as a float operand (even of
+       * the conversion to double) it would cost the assist */
+      double a = amax >= 0x800000u ? (double) mxk__u2f (amax) : (double) amax * 0x1p-149;
+      double q = a * (double) f->rcp_max; /* 24 x 24 bits: exact */
       if (q < 0x1p-126)
         return q <= 0x1p-127 + 0x1p-150 ? -127 : -126;
       uint32_t p = mxk__f2u ((float) q); /* normal, or 2^-126 itself */
