@@ -1,7 +1,7 @@
 /* mx_dot -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit accumulation model.
  *   exact        one exact sum (a GMP integer accumulator), one rounding
  *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (rnd), then
- *                blocks added in order in FP32 with RNE, C_in first (the RTL MAC has it and exact)
+ *                blocks added in order in FP32 with RNE, C_in first (one of the RTL MAC's models)
  *   tensor-core  groups of products (plus the accumulator) aligned to the largest term with
  *                F fraction bits, summed exactly, rounded to FP32 (Fasi et al. 2021; Khattak &
  *                Mikaitis 2025)
