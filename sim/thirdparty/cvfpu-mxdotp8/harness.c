@@ -765,6 +765,7 @@ typedef struct blockcase {
 } blockcase;
 
 static unsigned long blk_pass, blk_fail, blk_dev, blk_dev_count[DEV_COUNT], fg_checks, fg_not_exact;
+static int sabotage; /* check the chains against `exact` instead: must fail (run.sh checks) */
 
 /* mxgold's fused-group model over the first k elements of the block: the unit's accumulator
  * after k / G operations */
@@ -821,7 +822,7 @@ run_block (cvfpu8_dut *d, const blockcase *bc, const char *where, const uint32_t
       uint32_t fres;
       unsigned ffl;
       fg_checks++;
-      if (golden_fg (bc, (size_t) G * (i + 1), MX_ACCUM_FUSED_GROUP, &fres, &ffl) != MX_OK
+      if (golden_fg (bc, (size_t) G * (i + 1), sabotage ? MX_ACCUM_EXACT : MX_ACCUM_FUSED_GROUP, &fres, &ffl) != MX_OK
           || fres != dres || ffl != dflags_or) {
         failed = 1;
         if (n_fail < max_print)
@@ -941,6 +942,8 @@ usage (FILE *o)
     "  --seed S         PRNG seed (default 1)\n"
     "  --no-directed    skip the directed cases\n"
     "  --no-maxexp      random FP6/FP4 codes avoid the all-ones exponent (checks the rest, see D9)\n"
+    "  --sabotage       check the blocks against `exact` (one rounding) instead of `fused-group`:\n"
+    "                   a run that must fail, to show the block check can tell the two apart\n"
     "  --repro FILE     replay a reproducer file (repeatable); its cases must show their deviation\n"
     "  --pipe P         pipeline registers in the built model (default 0; must match the build)\n"
     "  --max-print K    print at most K mismatches (default 10)\n"
@@ -1011,6 +1014,7 @@ main (int argc, char **argv)
     if (!strcmp (o, "--help")) { usage (stdout); return 0; }
     else if (!strcmp (o, "--no-directed")) do_directed = 0;
     else if (!strcmp (o, "--no-maxexp")) avoid_maxexp = 1;
+    else if (!strcmp (o, "--sabotage")) sabotage = 1;
     else if (!has) { fprintf (stderr, "%s: unknown option or missing value\n", o); usage (stderr); return 2; }
     else if (!strcmp (o, "--formats")) { formats = argv[++i]; if (check_list (o, formats, fnames, 6)) return 2; }
     else if (!strcmp (o, "--roundings")) { roundings = argv[++i]; if (check_list (o, roundings, rnames, 6)) return 2; }

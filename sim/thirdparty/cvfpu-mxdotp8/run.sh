@@ -90,5 +90,15 @@ fi
 repros=
 for r in "$here"/repro/*.txt; do [ -f "$r" ] && repros="$repros --repro $r"; done
 [ -n "$args" ] || args="--blocks 200"
+rc=0
 # shellcheck disable=SC2086
-"$bin" --pipe "$pipe" $repros $args
+"$bin" --pipe "$pipe" $repros $args || rc=$?
+[ "$rc" = 0 ] || exit "$rc"
+# the sabotage run: the same blocks checked against `exact` instead of `fused-group` must fail
+echo "== sabotage: blocks against exact (must report mismatches)"
+sab=0
+"$bin" --pipe "$pipe" --sabotage --formats e4m3 --roundings rne --dst fp32 --no-directed --blocks 200 \
+  --max-print 0 > "$obj/sabotage.log" 2>&1 || sab=$?
+tail -1 "$obj/sabotage.log"
+[ "$sab" = 1 ] || { echo "run.sh: the sabotaged check was not caught (exit $sab)"; exit 1; }
+exit 0
