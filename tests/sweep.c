@@ -40,9 +40,10 @@
  * needs random bits, a second input space).  The block flags the RTL computes are compared with
  * s_quantize's on the cross-checked blocks (every 256th).
  *
- * Exit: 0 complete, no mismatch; 1 a mismatch; 2 usage, checkpoint or internal error (the model
- * disagreeing with itself, the RTL losing or adding a beat); 3 stopped early (--limit, SIGINT,
- * SIGTERM), resumable; 77 a path named on the command line is not supported by this CPU.
+ * Exit: 0 complete, no mismatch; 1 a mismatch (the RTL losing or adding a beat counts every lane
+ * of its unit); 2 usage, checkpoint or internal error (the model disagreeing with itself); 3
+ * stopped early (--limit, SIGINT, SIGTERM), resumable; 77 a path named on the command line is
+ * not supported by this CPU.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
