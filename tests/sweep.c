@@ -31,9 +31,19 @@
  * from it, other parameters or a damaged file are refused.  Built with -DMX_MPI=ON, rank r of n
  * runs shard I + N*r of N*n (its own checkpoint FILE.rank<r>) and rank 0 prints the sums.
  *
- * Exit: 0 complete, no mismatch; 1 a mismatch; 2 usage, checkpoint or internal error (the model
- * disagreeing with itself); 3 stopped early (--limit, SIGINT, SIGTERM), resumable; 77 a path
- * named on the command line is not supported by this CPU.
+ * The RTL path (issue 19): compiled with -DMX_SWEEP_RTL this file is sweep-rtl
+ * (sim/CMakeLists.txt), whose one path "rtl" is the Verilated mx_quantize (rtl/), driven through
+ * sim/shim.h: a sweep block of 31 patterns and an anchor is exactly one beat of its 32 lanes,
+ * one beat a cycle with out_ready held, the outputs taken as they come out after the pipeline's
+ * latency.  The RTL implements more than libmxk, so sweep-rtl also has the scale rules ceil, even
+ * and rceil and the roundings rnz rhu rhd rto (the fast model has them too; sr is left out: it
+ * needs random bits, a second input space).  The block flags the RTL computes are compared with
+ * s_quantize's on the cross-checked blocks (every 256th).
+ *
+ * Exit: 0 complete, no mismatch; 1 a mismatch (the RTL losing or adding a beat counts every lane
+ * of its unit); 2 usage, checkpoint or internal error (the model disagreeing with itself); 3
+ * stopped early (--limit, SIGINT, SIGTERM), resumable; 77 a path named on the command line is
+ * not supported by this CPU.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -47,9 +57,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "mxk.h"
 #include "mxvec.h"
 #include "slow.h"
+#ifdef MX_SWEEP_RTL
+#include "shim.h"
+#else
+#include "mxk.h"
+#endif
 #ifdef MX_SWEEP_MPI
 #include <mpi.h>
 #endif
@@ -61,9 +75,23 @@
 /* The OCP policy: a zeroed mx_policy is OCP-strict (mx.h); sr_bits is unused here. */
 static const mx_policy ocp = { .sr_bits = 16 };
 
+#ifdef MX_SWEEP_RTL
+/* what rtl/mx_quantize implements, less sr */
+static const mx_rounding all_rnd[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD,
+                                       MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
+static const mx_scale_rule all_rule[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN,
+                                          MX_SCALE_RCEIL, MX_SCALE_RCEIL_FP32 };
+static const char *const rule_name[] = { "floor", "ceil", "even", "rceil", "rceil-fp32" };
+#define PROG "sweep-rtl"
+#else
+/* what libmxk's mxk_quantize implements */
 static const mx_rounding all_rnd[] = { MX_RNE, MX_RNA, MX_RTZ, MX_RUP, MX_RDN };
 static const mx_scale_rule all_rule[] = { MX_SCALE_FLOOR, MX_SCALE_RCEIL_FP32 };
 static const char *const rule_name[] = { "floor", "rceil-fp32" };
+#define PROG "sweep"
+#endif
+#define NRND ((int) (sizeof all_rnd / sizeof all_rnd[0]))
+#define NRULE ((int) (sizeof all_rule / sizeof all_rule[0]))
 
 /*------------------------------------------------------------ the formats -*/
 typedef struct
@@ -133,8 +161,12 @@ fast_code (const fparam *P, uint32_t u, int X, mx_rounding rnd)
           {
           case MX_RNE: up = rem > half || (rem == half && (N & 1)); break;
           case MX_RNA: up = rem >= half; break;
+          case MX_RNZ: up = rem > half; break;
+          case MX_RHU: up = rem > half || (rem == half && !s); break;
+          case MX_RHD: up = rem > half || (rem == half && s); break;
           case MX_RUP: up = !s; break;
           case MX_RDN: up = (int) s; break;
+          case MX_RTO: up = !(N & 1); break; /* the code's last bit set: N is its low bits */
           default: break; /* rtz */
           }
       N += (uint64_t) up;
@@ -208,8 +240,12 @@ table_code (const fparam *P, const binade *T, uint32_t u, int X, mx_rounding rnd
       uint64_t gt = rem > half, eq = rem == half, nz = rem != 0, up;
       up = rnd == MX_RNE   ? gt | (eq & N)
            : rnd == MX_RNA ? gt | eq
+           : rnd == MX_RNZ ? gt
+           : rnd == MX_RHU ? gt | (eq & (s ^ 1))
+           : rnd == MX_RHD ? gt | (eq & s)
            : rnd == MX_RUP ? nz & (s ^ 1)
            : rnd == MX_RDN ? nz & s
+           : rnd == MX_RTO ? nz & (N ^ 1)
                            : 0;
       mag = t->base + N + (up & 1);
     }
@@ -233,6 +269,12 @@ codes32 (uint8_t *bc, const uint32_t *bl, const fparam *P, const binade *T, int 
     case MX_RNA: CODES32 (MX_RNA)
     case MX_RUP: CODES32 (MX_RUP)
     case MX_RDN: CODES32 (MX_RDN)
+#ifdef MX_SWEEP_RTL
+    case MX_RNZ: CODES32 (MX_RNZ)
+    case MX_RHU: CODES32 (MX_RHU)
+    case MX_RHD: CODES32 (MX_RHD)
+    case MX_RTO: CODES32 (MX_RTO)
+#endif
     default: CODES32 (MX_RTZ)
     }
 }
@@ -350,19 +392,30 @@ auto_scales (scaleset *ss, const fparam *P, int ri)
         snprintf (w, sizeof w, "%s%s", d < 0 ? "below: " : d > 0 ? "above: " : "", th[i].what);
         add_reason (ss, P, ri, th[i].t + d, w);
       }
+#ifndef MX_SWEEP_RTL
   /* the kernels' own block-routing threshold (docs/kernels.md: amax below 2^-80 goes through the
-   * scalar block routine): the exponents of amax just below and at 2^-80 */
+   * scalar block routine): the exponents of amax just below and at 2^-80.  The RTL has none. */
   add_reason (ss, P, ri, rule_x (P, all_rule[ri], 0x17800000u - 1), "amax just below 2^-80 (kernel routing)");
   add_reason (ss, P, ri, rule_x (P, all_rule[ri], 0x17800000u), "amax 2^-80 (kernel routing)");
+#endif
 }
 
 /*------------------------------------------------------------- options -*/
 static const char *usage_text =
+#ifdef MX_SWEEP_RTL
+  "usage: sweep-rtl [options]   (every FP32 input through the Verilated rtl/mx_quantize)\n"
+  "  --format F[,F..]|all      element formats (default all)\n"
+  "  --rounding R[,R..]|all    rne rna rnz rhu rhd rtz rup rdn rto (default all)\n"
+  "  --rule U[,U..]|all        floor ceil even rceil rceil-fp32 (default all)\n"
+  "  --path rtl|all            the one path here: rtl (the kernel paths are build/bin/sweep's)\n"
+#else
   "usage: sweep [options]\n"
   "  --format F[,F..]|all      element formats (default all)\n"
   "  --rounding R[,R..]|all    rne rna rtz rup rdn (default all)\n"
   "  --rule U[,U..]|all        floor rceil-fp32 (default all)\n"
   "  --path P[,P..]|all        ref generic avx2 avx512; all = every path this CPU runs (default)\n"
+  "                            (rtl, the Verilated RTL, is build/bin/sweep-rtl's)\n"
+#endif
   "  --scales auto|X[,X..]     scale exponents -127..128 (128: beyond the E8M0 range, NaN block);\n"
   "                            auto (default) derives the set per format and rule; --list shows it\n"
   "  --shard I/N               the units u with u mod N == I (default 0/1)\n"
@@ -380,7 +433,7 @@ static const char *usage_text =
 static void
 usage_error (const char *fmt, const char *arg)
 {
-  fprintf (stderr, "sweep: ");
+  fprintf (stderr, PROG ": ");
   fprintf (stderr, fmt, arg);
   fprintf (stderr, "\n%s", usage_text);
   exit (2);
@@ -450,6 +503,99 @@ parse_list (const char *arg, const char *what, const char *const *names, int n)
   return mask;
 }
 
+/*------------------------------------------------------------ the paths -*/
+/* A path turns nb blocks of 32 FP32 patterns into nb scale bytes and 32 * nb codes (unpacked)
+ * and their block flags (NULL: not computed); 0, or nonzero when it refused or failed. */
+#ifdef MX_SWEEP_RTL
+#define NPATH 1 /* 0: rtl */
+static const char *
+path_name (int p)
+{
+  (void) p;
+  return "rtl";
+}
+
+static dut *rtl_dut;
+static uint8_t *rtl_flags; /* the flags of the blocks of the last rtl_quantize */
+
+/* The blocks through mx_quantize, one beat a cycle, out_ready held (no stalls): the outputs come
+ * out in order, the RTL's latency after their inputs; their count is checked. */
+static int
+rtl_quantize (uint8_t *scales, uint8_t *codes, const uint32_t *in, size_t nb, const fparam *P,
+              mx_scale_rule rule, mx_rounding rnd)
+{
+  static const uint32_t zero[SIM_K];
+  static size_t cap;
+  if (nb > cap)
+    {
+      free (rtl_flags);
+      cap = nb, rtl_flags = malloc (cap);
+      if (!rtl_flags)
+        {
+          fprintf (stderr, PROG ": out of memory\n");
+          exit (2);
+        }
+    }
+  /* the RTL's MX_FMT_* are the table ids of the element formats (rtl/mx_pkg.svh) */
+  int fmt = (int) P->id;
+  size_t sent = 0, got = 0;
+  for (size_t cyc = 0; got < nb; cyc++)
+    {
+      int v = sent < nb;
+      q_set_in (rtl_dut, v, v ? in + sent * SIM_K : zero, 0, fmt, (int) rnd, (int) rule, 0, zero);
+      dut_eval (rtl_dut);
+      if (dut_out_valid (rtl_dut))
+        q_get_out (rtl_dut, &scales[got], codes + got * SIM_K, &rtl_flags[got]), got++;
+      if (v && dut_in_ready (rtl_dut))
+        sent++;
+      dut_tick (rtl_dut);
+      if (cyc > nb + 64)
+        {
+          fprintf (stderr, PROG ": the RTL lost beats: %zu in, %zu out after %zu cycles\n", sent, got, cyc);
+          return 1;
+        }
+    }
+  /* nothing more may come out */
+  q_set_in (rtl_dut, 0, zero, 0, fmt, (int) rnd, (int) rule, 0, zero);
+  for (int i = 0; i < 8; i++)
+    {
+      dut_eval (rtl_dut);
+      if (dut_out_valid (rtl_dut))
+        {
+          fprintf (stderr, PROG ": the RTL gave more beats than it was given (%zu)\n", nb);
+          return 1;
+        }
+      dut_tick (rtl_dut);
+    }
+  return 0;
+}
+
+static int
+run_path (int p, uint8_t *scales, uint8_t *codes, const uint32_t *in, size_t nb, const fparam *P,
+          mx_scale_rule rule, mx_rounding rnd, const uint8_t **flags)
+{
+  (void) p;
+  *flags = rtl_flags;
+  return rtl_quantize (scales, codes, in, nb, P, rule, rnd);
+}
+#else
+#define NPATH MXK_PATH_COUNT
+static const char *
+path_name (int p)
+{
+  return mxk_path_name ((mxk_path) p);
+}
+
+static int
+run_path (int p, uint8_t *scales, uint8_t *codes, const uint32_t *in, size_t nb, const fparam *P,
+          mx_scale_rule rule, mx_rounding rnd, const uint8_t **flags)
+{
+  *flags = NULL;
+  mxk_use_path ((mxk_path) p);
+  return mxk_quantize (scales, codes, in, MX_FP32, nb * 32, P->id, rule, rnd, MX_PACKING_UNPACKED);
+}
+#endif
+
 /*-------------------------------------------------------------- the run -*/
 typedef struct
 {
@@ -462,14 +608,14 @@ typedef struct
   uint64_t units, inputs, specials, anchors, skipped, blocks, mismatches, xchecks;
   uint64_t digest;
   uint64_t model_ns;
-  uint64_t path_ns[MXK_PATH_COUNT], path_lanes[MXK_PATH_COUNT], path_bad[MXK_PATH_COUNT];
+  uint64_t path_ns[NPATH], path_lanes[NPATH], path_bad[NPATH];
 } counts;
 #define NCOUNTS (sizeof (counts) / sizeof (uint64_t))
 
 static task *tasks;
 static size_t ntasks;
 static int chunk_bits = 20;
-static mxk_path paths[MXK_PATH_COUNT];
+static int paths[NPATH];
 static int npaths;
 static int slow_model;
 static volatile sig_atomic_t stop_signal;
@@ -519,7 +665,7 @@ fname (const task *t)
 }
 
 static void
-report_block (const task *t, mxk_path p, const uint32_t *in, const uint8_t *ks, const uint8_t *kc,
+report_block (const task *t, int p, const uint32_t *in, const uint8_t *ks, const uint8_t *kc,
               uint8_t es, const uint8_t *ec, size_t b)
 {
   if (printed >= 10)
@@ -528,7 +674,7 @@ report_block (const task *t, mxk_path p, const uint32_t *in, const uint8_t *ks, 
     {
       printed++;
       fprintf (stderr, "MISMATCH path %s %s %s %s X=%d: block scale %02X, want %02X; block:",
-               mxk_path_name (p), fname (t), rule_name[t->ri], mx_rounding_name (all_rnd[t->mi]),
+               path_name (p), fname (t), rule_name[t->ri], mx_rounding_name (all_rnd[t->mi]),
                t->sc.X, ks[b], es);
       for (int i = 0; i < 32; i++)
         fprintf (stderr, " %08X", in[b * 32 + (size_t) i]);
@@ -542,7 +688,7 @@ report_block (const task *t, mxk_path p, const uint32_t *in, const uint8_t *ks, 
         memcpy (&f, &v, 4);
         printed++;
         fprintf (stderr, "MISMATCH path %s %s %s %s X=%d: v=%08X (%a) block %zu lane %d: code %02X, want %02X\n",
-                 mxk_path_name (p), fname (t), rule_name[t->ri], mx_rounding_name (all_rnd[t->mi]),
+                 path_name (p), fname (t), rule_name[t->ri], mx_rounding_name (all_rnd[t->mi]),
                  t->sc.X, v, (double) f, b, i, kc[b * 32 + (size_t) i], ec[b * 32 + (size_t) i]);
       }
 }
@@ -553,6 +699,7 @@ run_unit (uint64_t u, counts *c)
 {
   static uint32_t *in;
   static uint8_t *es, *ec, *ks, *kc;
+  static int16_t *ef; /* s_quantize's block flags, -1 where not computed */
   static size_t cap;
   uint64_t nchunks = 1ull << (32 - chunk_bits);
   const task *t = &tasks[u / nchunks];
@@ -573,11 +720,11 @@ run_unit (uint64_t u, counts *c)
     return;
   if (nb > cap)
     {
-      free (in), free (es), free (ec), free (ks), free (kc);
+      free (in), free (es), free (ec), free (ks), free (kc), free (ef);
       cap = nb;
       in = malloc (cap * 32 * 4), es = malloc (cap), ec = malloc (cap * 32);
-      ks = malloc (cap), kc = malloc (cap * 32);
-      if (!in || !es || !ec || !ks || !kc)
+      ks = malloc (cap), kc = malloc (cap * 32), ef = malloc (cap * sizeof *ef);
+      if (!in || !es || !ec || !ks || !kc || !ef)
         {
           fprintf (stderr, "sweep: out of memory\n");
           exit (2);
@@ -615,6 +762,7 @@ run_unit (uint64_t u, counts *c)
         c->specials += n;
       else
         c->inputs += n;
+      ef[b] = -1;
       /* the independent model: s_quantize of the whole block, on every 256th block (all under
        * --model slow) */
       if (slow_model || ((b + u) & 255) == 0)
@@ -624,7 +772,7 @@ run_unit (uint64_t u, counts *c)
             bits[i] = bl[i];
           mx_policy pol = ocp;
           pol.scale_rule = all_rule[t->ri];
-          s_quantize (&sc, codes, P->f, E8M0, FP32, bits, 32, NULL, &pol, rnd);
+          ef[b] = (int16_t) s_quantize (&sc, codes, P->f, E8M0, FP32, bits, 32, NULL, &pol, rnd);
           int ok = sc == es[b];
           for (int i = 0; i < 32; i++)
             ok &= codes[i] == bc[i];
@@ -648,21 +796,35 @@ run_unit (uint64_t u, counts *c)
   c->digest += mix_words (ec, nb * 32, fnv (es, nb, u * 0x9E3779B97F4A7C15ull + 1));
   for (int p = 0; p < npaths; p++)
     {
-      mxk_use_path (paths[p]);
       memset (ks, 0xA5, nb), memset (kc, 0xA5, nb * 32);
+      const uint8_t *kf;
       uint64_t k0 = now_ns ();
-      int rc = mxk_quantize (ks, kc, in, MX_FP32, nb * 32, P->id, all_rule[t->ri], rnd,
-                             MX_PACKING_UNPACKED);
+      int rc = run_path (paths[p], ks, kc, in, nb, P, all_rule[t->ri], rnd, &kf);
       c->path_ns[paths[p]] += now_ns () - k0;
       c->path_lanes[paths[p]] += nb * 32;
       if (rc != 0)
         {
           c->mismatches += nb * 32, c->path_bad[paths[p]] += nb * 32;
           if (printed++ < 10)
-            fprintf (stderr, "MISMATCH path %s %s %s %s X=%d: mxk_quantize returned %d\n",
-                     mxk_path_name (paths[p]), fname (t), rule_name[t->ri], mx_rounding_name (rnd), X, rc);
+            fprintf (stderr, "MISMATCH path %s %s %s %s X=%d: the path returned %d\n",
+                     path_name (paths[p]), fname (t), rule_name[t->ri], mx_rounding_name (rnd), X, rc);
           continue;
         }
+      /* the block flags, where the path gives them, on the blocks s_quantize recomputed */
+      for (size_t b = 0; kf && b < nb; b++)
+        if (ef[b] >= 0 && kf[b] != ef[b])
+          {
+            c->mismatches++, c->path_bad[paths[p]]++;
+            if (printed++ < 10)
+              {
+                fprintf (stderr, "MISMATCH path %s %s %s %s X=%d: block %zu flags %02X, want %02X; block:",
+                         path_name (paths[p]), fname (t), rule_name[t->ri], mx_rounding_name (rnd), X, b,
+                         kf[b], (unsigned) ef[b]);
+                for (int i = 0; i < 32; i++)
+                  fprintf (stderr, " %08X", in[b * 32 + (size_t) i]);
+                fputc ('\n', stderr);
+              }
+          }
       if (memcmp (ks, es, nb) == 0 && memcmp (kc, ec, nb * 32) == 0)
         continue;
       for (size_t b = 0; b < nb; b++)
@@ -693,7 +855,7 @@ model_selftest (void)
       {
         const fparam *P = &fmts[fi];
         binades (T, P, X);
-        for (int mi = 0; mi < 5; mi++)
+        for (int mi = 0; mi < NRND; mi++)
           for (int k = 0; k < 128; k++)
             {
               uint64_t x = mxv_rng_next (&r);
@@ -737,8 +899,8 @@ ckpt_text (char *buf, size_t cap, const char *params, uint64_t next, const count
       else
         {
           size_t k = i - sizeof counts_names / sizeof counts_names[0];
-          snprintf (name, sizeof name, "%s_%s", k / MXK_PATH_COUNT == 0 ? "ns" : k / MXK_PATH_COUNT == 1 ? "lanes" : "bad",
-                    mxk_path_name ((mxk_path) (k % MXK_PATH_COUNT)));
+          snprintf (name, sizeof name, "%s_%s", k / NPATH == 0 ? "ns" : k / NPATH == 1 ? "lanes" : "bad",
+                    path_name ((int) (k % NPATH)));
         }
       n += (size_t) snprintf (buf + n, cap - n, "%s %" PRIu64 "\n", name, w[i]);
     }
@@ -867,10 +1029,15 @@ print_counts (const char *who, const counts *c, uint64_t total_units, double wal
           ", mismatches %" PRIu64 "\n",
           who, c->units, total_units, c->units == total_units ? " (complete)" : " (incomplete)",
           c->inputs, c->specials, c->anchors, c->skipped, c->blocks, c->mismatches);
-  for (int p = 0; p < MXK_PATH_COUNT; p++)
+  for (int p = 0; p < NPATH; p++)
     if (c->path_lanes[p])
-      printf ("%s: path %-7s %9.1f s in mxk_quantize, %7.1f M inputs/s (%.2f ns/lane), mismatches %" PRIu64 "\n",
-              who, mxk_path_name ((mxk_path) p), c->path_ns[p] / 1e9,
+      printf ("%s: path %-7s %9.1f s in %s, %7.1f M inputs/s (%.2f ns/lane), mismatches %" PRIu64 "\n",
+              who, path_name (p), c->path_ns[p] / 1e9,
+#ifdef MX_SWEEP_RTL
+              "the RTL",
+#else
+              "mxk_quantize",
+#endif
               c->path_ns[p] ? (double) (c->inputs + c->specials) / (c->path_ns[p] / 1e3) : 0.0,
               (double) c->path_ns[p] / (double) c->path_lanes[p], c->path_bad[p]);
   printf ("%s: model %s: %.1f s (%.2f ns/lane), %" PRIu64 " blocks against s_quantize; this run: wall "
@@ -890,14 +1057,17 @@ main (int argc, char **argv)
   MPI_Comm_size (MPI_COMM_WORLD, &nranks);
 #endif
   init_formats ();
-  const char *fnames[MX_FORMAT_COUNT], *rnames[5], *pnames[MXK_PATH_COUNT - 1];
+  const char *fnames[MX_FORMAT_COUNT], *rnames[NRND];
   for (int i = 0; i < nfmts; i++)
     fnames[i] = fmts[i].f->name;
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < NRND; i++)
     rnames[i] = mx_rounding_name (all_rnd[i]);
+#ifndef MX_SWEEP_RTL
+  const char *pnames[MXK_PATH_COUNT - 1];
   for (int i = 1; i < MXK_PATH_COUNT; i++)
     pnames[i - 1] = mxk_path_name ((mxk_path) i);
-  unsigned fmask = (1u << nfmts) - 1, rmask = 31, umask = 3, pmask = 0;
+#endif
+  unsigned fmask = (1u << nfmts) - 1, rmask = (1u << NRND) - 1, umask = (1u << NRULE) - 1, pmask = 0;
   int paths_all = 1, list = 0;
   const char *scales_arg = "auto", *ckpt = NULL;
   uint64_t shard_i = 0, shard_n = 1, limit = UINT64_MAX;
@@ -921,11 +1091,30 @@ main (int argc, char **argv)
       if (strcmp (o, "--format") == 0)
         fmask = parse_list (a, "format", fnames, nfmts);
       else if (strcmp (o, "--rounding") == 0)
-        rmask = parse_list (a, "rounding", rnames, 5);
+        rmask = parse_list (a, "rounding", rnames, NRND);
       else if (strcmp (o, "--rule") == 0)
-        umask = parse_list (a, "rule", rule_name, 2);
+        umask = parse_list (a, "rule", rule_name, NRULE);
       else if (strcmp (o, "--path") == 0)
-        paths_all = strcmp (a, "all") == 0, pmask = paths_all ? 0 : parse_list (a, "path", pnames, MXK_PATH_COUNT - 1);
+        {
+#ifdef MX_SWEEP_RTL
+          /* one path; the kernel paths are another program's */
+          static const char *const rtl_only[] = { "rtl" };
+          if (strcmp (a, "all") != 0 && strcmp (a, "rtl") != 0)
+            {
+              const char *k[] = { "ref", "generic", "avx2", "avx512" };
+              for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
+                if (strstr (a, k[j]))
+                  usage_error ("--path '%s': the kernel paths are build/bin/sweep's; sweep-rtl runs rtl", a);
+            }
+          paths_all = 1;
+          parse_list (a, "path", rtl_only, 1);
+#else
+          if (strstr (a, "rtl"))
+            usage_error ("--path '%s': rtl (the Verilated RTL) is build/bin/sweep-rtl's, built where Verilator "
+                         "is installed (-DMX_SIM=ON)", a);
+          paths_all = strcmp (a, "all") == 0, pmask = paths_all ? 0 : parse_list (a, "path", pnames, MXK_PATH_COUNT - 1);
+#endif
+        }
       else if (strcmp (o, "--scales") == 0)
         scales_arg = a;
       else if (strcmp (o, "--shard") == 0)
@@ -970,6 +1159,11 @@ main (int argc, char **argv)
 
   /* paths */
   char pathlist[128] = "";
+#ifdef MX_SWEEP_RTL
+  (void) pmask, (void) paths_all;
+  paths[npaths++] = 0;
+  snprintf (pathlist, sizeof pathlist, "rtl");
+#else
   for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)
     {
       int want = paths_all || (pmask >> (p - 1) & 1);
@@ -989,10 +1183,11 @@ main (int argc, char **argv)
 #endif
           return 77;
         }
-      paths[npaths++] = (mxk_path) p;
+      paths[npaths++] = p;
       snprintf (pathlist + strlen (pathlist), sizeof pathlist - strlen (pathlist), "%s%s",
                 npaths > 1 ? "," : "", mxk_path_name ((mxk_path) p));
     }
+#endif
 
   /* explicit scale exponents */
   long xs[MAXS];
@@ -1014,14 +1209,14 @@ main (int argc, char **argv)
     }
 
   /* the scale sets and the tasks */
-  static scaleset sets[MX_FORMAT_COUNT * 2];
+  static scaleset sets[MX_FORMAT_COUNT * NRULE];
   int nsets = 0;
-  tasks = malloc (sizeof (task) * (size_t) nfmts * 2 * 5 * MAXS);
+  tasks = malloc (sizeof (task) * (size_t) nfmts * NRULE * NRND * MAXS);
   if (!tasks)
     return 2;
   uint64_t plan = 0xCBF29CE484222325ull;
   for (int fi = 0; fi < nfmts; fi++)
-    for (int ri = 0; ri < 2; ri++)
+    for (int ri = 0; ri < NRULE; ri++)
       {
         if (!(fmask >> fi & 1) || !(umask >> ri & 1))
           continue;
@@ -1038,14 +1233,14 @@ main (int argc, char **argv)
                        fmts[fi].f->name, rule_name[ri]);
           }
         qsort (ss->s, (size_t) ss->ns, sizeof ss->s[0], cmp_scale);
-        for (int mi = 0; mi < 5; mi++)
+        for (int mi = 0; mi < NRND; mi++)
           if (rmask >> mi & 1)
             for (int k = 0; k < ss->ns; k++)
               {
                 task *t = &tasks[ntasks++];
                 t->fi = fi, t->ri = ri, t->mi = mi, t->sc = ss->s[k];
                 int key[3] = { t->sc.X, (int) t->sc.alo, (int) t->sc.ahi };
-                plan = fnv (key, sizeof key, fnv (fmts[fi].f->name, strlen (fmts[fi].f->name), plan + (uint64_t) (ri * 5 + mi)));
+                plan = fnv (key, sizeof key, fnv (fmts[fi].f->name, strlen (fmts[fi].f->name), plan + (uint64_t) (ri * NRND + mi)));
               }
       }
   if (ntasks == 0)
@@ -1057,14 +1252,14 @@ main (int argc, char **argv)
   uint64_t my_units = total > my_i ? (total - my_i + my_n - 1) / my_n : 0;
   char params[2048];
   {
-    char fl[128] = "", rl[64] = "", ul[32] = "";
+    char fl[128] = "", rl[64] = "", ul[64] = "";
     for (int i = 0; i < nfmts; i++)
       if (fmask >> i & 1)
         snprintf (fl + strlen (fl), sizeof fl - strlen (fl), "%s%s", *fl ? "," : "", fnames[i]);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NRND; i++)
       if (rmask >> i & 1)
         snprintf (rl + strlen (rl), sizeof rl - strlen (rl), "%s%s", *rl ? "," : "", rnames[i]);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NRULE; i++)
       if (umask >> i & 1)
         snprintf (ul + strlen (ul), sizeof ul - strlen (ul), "%s%s", *ul ? "," : "", rule_name[i]);
     snprintf (params, sizeof params,
@@ -1116,6 +1311,10 @@ main (int argc, char **argv)
     }
 
   model_selftest ();
+#ifdef MX_SWEEP_RTL
+  rtl_dut = dut_new (0, NULL);
+  dut_reset (rtl_dut);
+#endif
 
   char myckpt[4096] = "";
   if (ckpt)
@@ -1209,6 +1408,9 @@ main (int argc, char **argv)
       rc = all & 2 ? 1 : all & 1 ? 3 : 0;
     }
   MPI_Finalize ();
+#endif
+#ifdef MX_SWEEP_RTL
+  dut_free (rtl_dut);
 #endif
   return rc;
 }
