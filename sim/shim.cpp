@@ -1,11 +1,18 @@
 // shim.cpp -- the only C++ in mxgold: owns the Verilated models and exposes them to the C
-// harness (sim/mxsim.c) through shim.h.
+// harness (sim/mxsim.c) through shim.h.  Built with MX_SHIM_QUANTIZE_ONLY (sweep-rtl), it owns
+// mx_quantize alone: mx_mac is neither Verilated nor compiled, and unit 1 does not exist.
 // SPDX-License-Identifier: MIT
 #include <cstdlib>
 #include "shim.h"
 #include "verilated.h"
 #include "Vmx_quantize.h"
+#ifndef MX_SHIM_QUANTIZE_ONLY
 #include "Vmx_mac.h"
+#define MAC(x) x
+#else
+struct Vmx_mac; // never made
+#define MAC(x) (abort (), 0)
+#endif
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
@@ -45,13 +52,13 @@ dut_new (int unit, const char *fst)
   if (unit == 0)
     d->q = new Vmx_quantize (&d->ctx);
   else
-    d->m = new Vmx_mac (&d->ctx);
+    MAC (d->m = new Vmx_mac (&d->ctx));
 #if VM_TRACE
   if (fst) {
     d->ctx.traceEverOn (true);
     d->tfp = new VerilatedFstC;
     if (d->q) d->q->trace (d->tfp, 99);
-    else d->m->trace (d->tfp, 99);
+    else MAC (d->m->trace (d->tfp, 99));
     d->tfp->open (fst);
   }
 #else
@@ -79,7 +86,7 @@ dut_free (dut *d)
   if (d->tfp) { d->tfp->close (); delete d->tfp; }
 #endif
   if (d->q) { d->q->final (); delete d->q; }
-  if (d->m) { d->m->final (); delete d->m; }
+  if (d->m) { MAC (d->m->final ()); MAC (delete d->m); }
   delete d;
 }
 
@@ -90,19 +97,19 @@ dut_reset (dut *d)
     d->q->rst_ni = 0; d->q->in_valid_i = 0; d->q->out_ready_i = 1;
     clock (d, d->q); d->q->rst_ni = 1; clock (d, d->q);
   } else {
-    d->m->rst_ni = 0; d->m->in_valid_i = 0; d->m->out_ready_i = 1;
-    clock (d, d->m); d->m->rst_ni = 1; clock (d, d->m);
+    MAC ((d->m->rst_ni = 0, d->m->in_valid_i = 0, d->m->out_ready_i = 1));
+    MAC (clock (d, d->m)); MAC (d->m->rst_ni = 1); MAC (clock (d, d->m));
   }
 }
 
-extern "C" void dut_eval (dut *d) { if (d->q) d->q->eval (); else d->m->eval (); }
-extern "C" void dut_tick (dut *d) { if (d->q) clock (d, d->q); else clock (d, d->m); }
-extern "C" int dut_in_ready (dut *d) { return d->q ? d->q->in_ready_o : d->m->in_ready_o; }
-extern "C" int dut_out_valid (dut *d) { return d->q ? d->q->out_valid_o : d->m->out_valid_o; }
+extern "C" void dut_eval (dut *d) { if (d->q) d->q->eval (); else MAC (d->m->eval ()); }
+extern "C" void dut_tick (dut *d) { if (d->q) clock (d, d->q); else MAC (clock (d, d->m)); }
+extern "C" int dut_in_ready (dut *d) { return d->q ? d->q->in_ready_o : MAC (d->m->in_ready_o); }
+extern "C" int dut_out_valid (dut *d) { return d->q ? d->q->out_valid_o : MAC (d->m->out_valid_o); }
 extern "C" void
 dut_set_out_ready (dut *d, int r)
 {
-  if (d->q) d->q->out_ready_i = r; else d->m->out_ready_i = r;
+  if (d->q) d->q->out_ready_i = r; else MAC (d->m->out_ready_i = r);
 }
 
 extern "C" void
@@ -125,6 +132,7 @@ q_get_out (dut *d, uint8_t *scale, uint8_t codes[SIM_K], uint8_t *flags)
   for (int i = 0; i < SIM_K; i++) codes[i] = (d->q->out_codes_o[i / 4] >> (8 * (i % 4))) & 0xFF;
 }
 
+#ifndef MX_SHIM_QUANTIZE_ONLY
 extern "C" void
 m_set_in (dut *d, int valid, uint8_t sa, const uint8_t a[SIM_K], int fa, uint8_t sb,
           const uint8_t b[SIM_K], int fb, int clear, uint32_t cin, int rnd, int accum, int glog,
@@ -147,3 +155,4 @@ m_get_out (dut *d, uint8_t *flags)
   *flags = d->m->out_flags_o;
   return d->m->out_acc_o;
 }
+#endif
