@@ -294,22 +294,19 @@ golden_quantize (beat *b)
     b->exp_codes[i] = (uint8_t) codes[i];
 }
 
-/* MAC: the expected result and flags after blocks 0..nb-1 of a dot (bt's model, output format
- * and rounding) into bt. */
-static void
-golden_mac (beat *bt, const uint64_t *sa, const uint64_t *a, const uint64_t *sb,
-            const uint64_t *b, size_t nb)
+/* MAC: the expected result and flags after each block of an nb-block dot (bt's model, group,
+ * output format and rounding), in out[] and fl[]: mx_dot of every prefix, in one pass. */
+static int
+golden_mac (uint64_t out[], unsigned fl[], const beat *bt, const uint64_t *sa, const uint64_t *a,
+            const uint64_t *sb, const uint64_t *b, size_t nb)
 {
   mx_dot_policy dp = mx_dot_policy_default ();
   dp.accum = (mx_accum) bt->accum;
   dp.group = (size_t) 1 << bt->glog;
-  uint64_t out;
-  unsigned fl;
-  mx_dot (&out, &fl, mx_format_get (bt->obf16 ? MX_BF16 : MX_FP32), sa, a,
-          mx_format_get ((mx_format_id) bt->fa), sb, b, mx_format_get ((mx_format_id) bt->fb),
-          mx_format_get (MX_E8M0), K, nb, bt->cin, &dp, (mx_rounding) bt->rnd);
-  bt->exp_acc = (uint32_t) out;
-  bt->exp_flags = (uint8_t) fl;
+  return mx_dot_prefix (out, fl, mx_format_get (bt->obf16 ? MX_BF16 : MX_FP32), sa, a,
+                        mx_format_get ((mx_format_id) bt->fa), sb, b,
+                        mx_format_get ((mx_format_id) bt->fb), mx_format_get (MX_E8M0), K, nb,
+                        bt->cin, &dp, (mx_rounding) bt->rnd);
 }
 
 /*----------------------------------------------------------------- random -*/
@@ -527,8 +524,12 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
     }
 }
 
+/* Set by a thread whose golden computation was refused (an internal error); the main thread
+ * reports it (finish), so that no other thread exits while the DUT runs. */
+static atomic_int golden_failed;
+
 /* The expected results of a job (any thread: libmxgold keeps no global state).  A dot's beats
- * expect mx_dot of the blocks so far: mx_dot_prefix gives them all in one pass. */
+ * expect mx_dot of the blocks so far. */
 static void
 golden_job (job *jb)
 {
@@ -540,17 +541,11 @@ golden_job (job *jb)
   const beat *b0 = &jb->b[0];
   uint64_t out[MAXNB];
   unsigned fl[MAXNB];
-  mx_dot_policy dp = mx_dot_policy_default ();
-  dp.accum = (mx_accum) b0->accum;
-  dp.group = (size_t) 1 << b0->glog;
   if (!jb->nan_model
-      && mx_dot_prefix (out, fl, mx_format_get (b0->obf16 ? MX_BF16 : MX_FP32), jb->sa, jb->a,
-                        mx_format_get ((mx_format_id) b0->fa), jb->sb, jb->bb,
-                        mx_format_get ((mx_format_id) b0->fb), mx_format_get (MX_E8M0), K,
-                        (size_t) jb->nbeats, b0->cin, &dp, (mx_rounding) b0->rnd) != MX_OK)
+      && golden_mac (out, fl, b0, jb->sa, jb->a, jb->sb, jb->bb, (size_t) jb->nbeats) != MX_OK)
     {
-      fprintf (stderr, "mxsim: mx_dot_prefix refused a random dot (internal error)\n");
-      exit (2);
+      atomic_store (&golden_failed, 1);
+      return;
     }
   for (int j = 0; j < jb->nbeats; j++)
     {
@@ -581,8 +576,9 @@ static struct
   batch *cur;
   unsigned long gen;
   int quit;
+  int busy; /* threads inside work (): a batch is reused only once none is */
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           NULL, 0, 0 };
+           NULL, 0, 0, 0 };
 
 /* Take chunks of b until none is left. */
 static void
@@ -619,9 +615,12 @@ worker (void *arg)
         break;
       seen = pool.gen;
       batch *b = pool.cur;
+      pool.busy++;
       pthread_mutex_unlock (&pool.mu);
       work (b);
       pthread_mutex_lock (&pool.mu);
+      if (--pool.busy == 0)
+        pthread_cond_broadcast (&pool.fin);
     }
   pthread_mutex_unlock (&pool.mu);
   return NULL;
@@ -631,8 +630,8 @@ worker (void *arg)
 static void
 post (batch *b)
 {
-  atomic_store (&b->next, 0);
   atomic_store (&b->done, 0);
+  atomic_store (&b->next, 0);
   pthread_mutex_lock (&pool.mu);
   pool.cur = b;
   pool.gen++;
@@ -640,15 +639,21 @@ post (batch *b)
   pthread_mutex_unlock (&pool.mu);
 }
 
-/* Help with b, then wait until all of it is done. */
+/* Help with b, then wait until all of it is done and no thread is inside work (): a thread
+ * late for b must not be in it when b is drawn again. */
 static void
 finish (batch *b)
 {
   work (b);
   pthread_mutex_lock (&pool.mu);
-  while (atomic_load (&b->done) < b->n)
+  while (atomic_load (&b->done) < b->n || pool.busy > 0)
     pthread_cond_wait (&pool.fin, &pool.mu);
   pthread_mutex_unlock (&pool.mu);
+  if (atomic_load (&golden_failed))
+    {
+      fprintf (stderr, "mxsim: mx_dot_prefix refused a random dot (internal error)\n");
+      exit (2);
+    }
 }
 
 /* Random mode: n quantize blocks or n dots, drawn in batches, through the DUT. */
@@ -790,6 +795,15 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
   /* dot: one beat per block; the last beat must equal the file's expected result, the others
    * the golden model's prefix sums */
   int fa = rtl_format (h->elem), fb = rtl_format (h->elem_b ? h->elem_b : h->elem);
+  uint64_t *pout = malloc (h->nblocks * sizeof *pout);
+  unsigned *pfl = malloc (h->nblocks * sizeof *pfl);
+  if (pout == NULL || pfl == NULL)
+    {
+      free (pout);
+      free (pfl);
+      fprintf (stderr, "mxsim: out of memory\n");
+      return 2;
+    }
   for (size_t j = 0; j < h->nblocks; j++)
     {
       b.sa = (uint8_t) c->scale_a[j], b.sb = (uint8_t) c->scale_b[j], b.fa = fa, b.fb = fb;
@@ -802,12 +816,23 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
       for (b.glog = 0; h->dp.accum == MX_ACCUM_FUSED_GROUP && ((size_t) 1 << b.glog) < h->dp.group;)
         b.glog++;
       b.obf16 = h->out == mx_format_get (MX_BF16);
+      if (j == 0 && h->nblocks > 1
+          && golden_mac (pout, pfl, &b, c->scale_a, c->codes, c->scale_b, c->codes_b,
+                         h->nblocks) != MX_OK)
+        {
+          free (pout);
+          free (pfl);
+          fprintf (stderr, "mxsim: %s:%lu: mx_dot_prefix refused the case\n", file, line);
+          return 2;
+        }
       if (j + 1 == h->nblocks)
         b.exp_acc = (uint32_t) c->out[0], b.exp_flags = (uint8_t) c->flags;
       else
-        golden_mac (&b, c->scale_a, c->codes, c->scale_b, c->codes_b, j + 1);
+        b.exp_acc = (uint32_t) pout[j], b.exp_flags = (uint8_t) pfl[j];
       cycle (s, &b);
     }
+  free (pout);
+  free (pfl);
   return 0;
 }
 
