@@ -358,5 +358,59 @@ main (int argc, char **argv)
               }
           }
     }
+
+  /* blocks longer than libmxgold keeps on the stack (k 65 and 128: its heap path) against the
+   * slow model, and mx_quantize_mpfr with wide-input fp32 on values wider than a stack
+   * variable (300 bits): the FP32 roundings of the values quantized */
+  {
+    static uint64_t bits[128], c1[128], c2[128];
+    mx_policy pol = mx_policy_ocp ();
+    const mx_format *f32 = mx_format_get (MX_FP32), *e8m0 = mx_format_get (MX_E8M0);
+    for (int it = 0; it < 200; it++, n++)
+      {
+        size_t k = it % 2 ? 128 : 65;
+        const mx_format *elem = mx_format_get (MX_E4M3 + it % 3);
+        for (size_t i = 0; i < k; i++)
+          bits[i] = (rng_next (&r) & 0x80FFFFFFu) | (uint64_t) (100 + rng_below (&r, 40)) << 23;
+        uint64_t s1, s2;
+        unsigned f1 = 0;
+        int rc = mx_quantize (&s1, c1, &f1, NULL, elem, e8m0, f32, bits, k, NULL, &pol, MX_RNE);
+        unsigned f2 = s_quantize (&s2, c2, elem, e8m0, f32, bits, k, NULL, &pol, MX_RNE);
+        CHECK (rc == MX_OK && s1 == s2 && f1 == f2 && memcmp (c1, c2, k * sizeof *c1) == 0,
+               "k = %zu %s: scale %02llX/%02llX flags %02X/%02X", k, elem->name,
+               (unsigned long long) s1, (unsigned long long) s2, f1, f2);
+      }
+    mpfr_t v[32];
+    pol.wide_input = MX_WIDE_INPUT_FP32;
+    for (int it = 0; it < 200; it++, n++)
+      {
+        for (int i = 0; i < 32; i++)
+          {
+            /* an FP32 value plus a tail 2^-200 below it (or none): wider than 192 bits */
+            bits[i] = (rng_next (&r) & 0x80FFFFFFu) | (uint64_t) (110 + rng_below (&r, 30)) << 23;
+            mpfr_init2 (v[i], 300);
+            mx_decode (v[i], f32, bits[i]);
+            if (rng_below (&r, 2))
+              {
+                mpfr_t tail;
+                mpfr_init2 (tail, 2);
+                mpfr_set_ui_2exp (tail, 1, mpfr_get_exp (v[i]) - 200, MPFR_RNDN);
+                mpfr_add (v[i], v[i], tail, MPFR_RNDN); /* exact at 300 bits; FP32 RNE gives bits[i] */
+                mpfr_clear (tail);
+              }
+          }
+        uint64_t s1, s2;
+        unsigned f1 = 0;
+        mx_policy ocp = mx_policy_ocp ();
+        int rc = mx_quantize_mpfr (&s1, c1, &f1, NULL, mx_format_get (MX_E4M3), e8m0,
+                                   (const mpfr_t *) v, 32, NULL, &pol, MX_RNE);
+        s_quantize (&s2, c2, mx_format_get (MX_E4M3), e8m0, f32, bits, 32, NULL, &ocp, MX_RNE);
+        CHECK (rc == MX_OK && s1 == s2 && memcmp (c1, c2, 32 * sizeof *c1) == 0,
+               "wide-input fp32, 300-bit values: scale %02llX/%02llX", (unsigned long long) s1,
+               (unsigned long long) s2);
+        for (int i = 0; i < 32; i++)
+          mpfr_clear (v[i]);
+      }
+  }
   return finish ("tquantize", n);
 }

@@ -340,7 +340,8 @@ int mx_dot (uint64_t *out, unsigned *flags, const mx_format *out_fmt,
 /* mx_dot_prefix -- mx_dot of every prefix: out[j] and flags[j] are mx_dot's result and flags for
  * blocks 0..j (j < nblocks), what a MAC that reports its accumulation after every block shows.
  * One pass for exact, block-fp32 and fused-group; a dot per prefix for tensor-core.  Arguments and
- * errors as mx_dot; out and flags (nblocks entries each) must not be NULL. */
+ * errors as mx_dot; out (nblocks entries) must not be NULL (MX_EINVAL); flags (nblocks entries)
+ * may be NULL, as for mx_dot. */
 int mx_dot_prefix (uint64_t out[], unsigned flags[], const mx_format *out_fmt,
                    const uint64_t scale_a[], const uint64_t codes_a[], const mx_format *elem_a,
                    const uint64_t scale_b[], const uint64_t codes_b[], const mx_format *elem_b,

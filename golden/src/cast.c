@@ -25,11 +25,19 @@ mx__wide_input (mpfr_ptr v, const mx_format *in, const mx_policy *pol, int *inex
   const mx_format *f32 = mx_format_get (MX_FP32);
   if (!mpfr_nan_p (v))
     {
+      /* o: v as it was (exact), on the stack unless v is wider than a stack variable */
       mx__tmp t;
-      mpfr_ptr o = mx__tmp_init (&t, mpfr_get_prec (v));
+      mpfr_t wide;
+      mpfr_ptr o = wide;
+      if (mpfr_get_prec (v) <= MX__TMP_BITS)
+        o = mx__tmp_init (&t, mpfr_get_prec (v));
+      else
+        mpfr_init2 (wide, mpfr_get_prec (v));
       mpfr_set (o, v, MPFR_RNDN);
       mx__decode (v, f32, mx__fp32_bits (o)); /* RNE, IEEE overflow and gradual underflow */
       *inexact = !mpfr_equal_p (o, v);
+      if (o == wide)
+        mpfr_clear (wide);
     }
   return f32;
 }

@@ -1,4 +1,5 @@
-/* mx_dot -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit accumulation model.
+/* mx_dot, mx_dot_prefix -- OCP MX 6.1/6.2 dot product of MX block pairs under an explicit
+ * accumulation model (mx_dot_prefix: the result after every block, in one pass).
  *   exact        one exact sum (a GMP integer accumulator), one rounding
  *   block-fp32   each block's exact dot x X_A x X_B rounded once to FP32 (rnd), then
  *                blocks added in order in FP32 with RNE, C_in first (one of the RTL MAC's models)
@@ -390,13 +391,19 @@ mx_dot_prefix (uint64_t out[], unsigned flags[], const mx_format *of, const uint
   int rc = mx__check_dot (of, ea, eb, sf, k, nb, dp, rnd);
   if (rc != MX_OK)
     return rc;
-  if (out == NULL || flags == NULL)
+  if (out == NULL)
     return MX_EINVAL;
+  /* flags may be NULL, as for mx_dot: the prefixes' flags then go to scratch */
+  unsigned few[4], *fl = flags ? flags : nb <= 4 ? few : calloc (nb, sizeof *fl);
+  if (fl == NULL)
+    return MX_ENOMEM;
   mx__state s = mx__enter ();
   uint64_t last;
-  unsigned fl;
-  rc = dot_run (&last, &fl, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
-                rnd, out, flags);
+  unsigned lf;
+  rc = dot_run (&last, &lf, of, scale_a, codes_a, ea, scale_b, codes_b, eb, sf, k, nb, cin, dp,
+                rnd, out, fl);
   mx__leave (s);
+  if (fl != flags && fl != few)
+    free (fl);
   return rc;
 }

@@ -151,22 +151,18 @@ mag_code (const mx_format *f, mpfr_srcptr y, long ey)
     eq = 0;
   uint64_t m; /* |y| 2^(mbits - eq): an integer < 2^(mbits+2), exactly */
 #if GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0
-  if (mpfr_get_prec (y) <= 64)
-    {
-      /* one limb, its top bit set: |y| = limb 2^(EXP-64), so m is the limb's top
-       * EXP + mbits - eq bits (1 .. mbits+2; the bits below are zero, y being on f's grid) */
-      mp_limb_t limb = ((const mp_limb_t *) mpfr_custom_get_significand (y))[0];
-      m = (uint64_t) (limb >> (64 - ((long) mpfr_get_exp (y) + (long) f->mbits - eq)));
-    }
-  else
+  /* y's precision is at most mbits + 2 <= 54 (mx_format_custom caps mbits at 52): one limb,
+   * its top bit set, |y| = limb 2^(EXP-64), so m is the limb's top EXP + mbits - eq bits
+   * (1 .. mbits+2; the bits below are zero, y being on f's grid) */
+  mp_limb_t limb = ((const mp_limb_t *) mpfr_custom_get_significand (y))[0];
+  m = (uint64_t) (limb >> (64 - ((long) mpfr_get_exp (y) + (long) f->mbits - eq)));
+#else
+  mx__tmp t;
+  mpfr_ptr s = mx__tmp_init (&t, 64);
+  mpfr_mul_2si (s, y, (long) f->mbits - eq, MPFR_RNDN); /* exact */
+  mpfr_abs (s, s, MPFR_RNDN);
+  m = mpfr_get_ui (s, MPFR_RNDN);
 #endif
-    {
-      mx__tmp t;
-      mpfr_ptr s = mx__tmp_init (&t, 64);
-      mpfr_mul_2si (s, y, (long) f->mbits - eq, MPFR_RNDN); /* exact */
-      mpfr_abs (s, s, MPFR_RNDN);
-      m = mpfr_get_ui (s, MPFR_RNDN);
-    }
   if (f->special == MX_SPECIAL_INT)
     return m;
   /* normal: m = 2^mbits + frac, biased exponent eq - emin + 1 */
@@ -261,7 +257,8 @@ round_magnitude (enc *e, const mx_format *f, mpfr_srcptr x, uint32_t rbits,
     return round_bottom (e, f, x, rbits, pol, rnd);
   int t = mpfr_set (y, x, mode);
   /* subnormalize acts only below exponent emin+1 (+1 for INT's extra bit): skip the range change
-   * when x, hence y, lies above it (the common case; each change of emin costs) */
+   * when x lies above it, and so y, whose exponent rounding never lowers (the common case;
+   * each change of emin costs) */
   int intf = f->special == MX_SPECIAL_INT;
   if (!pow2 && mpfr_get_exp (x) < (mpfr_exp_t) f->emin + 1 + intf)
     {

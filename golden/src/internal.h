@@ -16,9 +16,6 @@ typedef struct {
   mp_limb_t d[MX__LIMBS (MX__TMP_BITS)];
 } mx__tmp;
 
-/* Blocks of up to this many elements keep their values on the stack (mx_quantize). */
-#define MX__STACK_K 64
-
 static inline mpfr_ptr
 mx__tmp_init (mx__tmp *t, mpfr_prec_t prec)
 {

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include "internal.h"
 
+/* Blocks of up to this many elements keep their values on the stack (mx_quantize). */
+#define MX__STACK_K 64
+
 /* rop = a / b rounded to odd at rop's precision: a later rounding to fewer than prec-2 bits
  * (and any comparison with a number of fewer bits) is then that of the exact quotient. */
 static void
@@ -298,9 +301,7 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       long x = mx__scale_exponent (amax, elem, in, pol->scale_rule);
       if (!resolve (scale, &e, &sflags, x, lo, hi, sfmt, pol))
         {
-          if (t == th)
-            mpfr_clear (th);
-          goto nan_scale;
+          goto nan_clear;
         }
       if (pol->scale_rule == MX_SCALE_MIN_MSE || pol->scale_rule == MX_SCALE_MIN_MAXERR)
         {
@@ -337,9 +338,7 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
       /* scale-bump once: the next exponent up, the block quantized again (Quark BFP16) */
       if (!resolve (scale, &e, &sflags, mx__pow2_exponent (sfmt, *scale) + 1, lo, hi, sfmt, pol))
         {
-          if (t == th)
-            mpfr_clear (th);
-          goto nan_scale;
+          goto nan_clear;
         }
       eflags = encode_block (codes, elem_flags, &ovf, t, elem, in, v, k, e, S, linear, rbits,
                              pol, rnd);
@@ -348,6 +347,9 @@ mx__quantize_values (uint64_t *scale, uint64_t codes[], unsigned elem_flags[],
     mpfr_clear (th);
   return sflags | eflags;
 
+nan_clear:
+  if (t == th)
+    mpfr_clear (th);
 nan_scale:
   *scale = mx__nan_code (sfmt, 0, pol);
   for (size_t i = 0; i < k; i++)
