@@ -103,10 +103,21 @@ count_arg (const char *s)
 int
 main (int argc, char **argv)
 {
+  if (argc > 1 && strcmp (argv[1], "--help") == 0)
+    {
+      printf ("usage: bench-cuda [N (a multiple of 32, <= 65536) [reps (1..%d)]]\n", REPS_MAX);
+      return 0;
+    }
   long N = argc > 1 ? count_arg (argv[1]) : 16384;
   int reps = argc > 2 ? (int) count_arg (argv[2]) : 15;
   if (argc > 3 || N < 32 || N % 32 || N > 65536 || reps < 1 || reps > REPS_MAX)
     {
+      if (argc > 3)
+        fprintf (stderr, "bench-cuda: at most two arguments, N and reps\n");
+      else if (N < 32 || N % 32 || N > 65536)
+        fprintf (stderr, "bench-cuda: N: expected a multiple of 32 in 32..65536, got '%s'\n", argv[1]);
+      else
+        fprintf (stderr, "bench-cuda: reps: expected 1..%d, got '%s'\n", REPS_MAX, argv[2]);
       fprintf (stderr, "usage: bench-cuda [N (a multiple of 32, <= 65536) [reps (1..%d)]]\n", REPS_MAX);
       return 2;
     }

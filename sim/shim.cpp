@@ -2,6 +2,7 @@
 // harness (sim/mxsim.c) through shim.h.  Built with MX_SHIM_QUANTIZE_ONLY (sweep-rtl), it owns
 // mx_quantize alone: mx_mac is neither Verilated nor compiled, and unit 1 does not exist.
 // SPDX-License-Identifier: MIT
+#include <cstdio>
 #include <cstdlib>
 #include "shim.h"
 #include "verilated.h"
@@ -10,7 +11,7 @@
 #include "Vmx_mac.h"
 #define MAC(x) x
 #else
-struct Vmx_mac; // never made
+struct Vmx_mac; // never made: dut_new refuses unit 1, so these branches are never taken
 #define MAC(x) (abort (), 0)
 #endif
 #if VM_TRACE
@@ -47,6 +48,12 @@ clock (dut *d, T *top)
 extern "C" dut *
 dut_new (int unit, const char *fst)
 {
+#ifdef MX_SHIM_QUANTIZE_ONLY
+  if (unit != 0) {
+    fprintf (stderr, "shim: built without mx_mac (MX_SHIM_QUANTIZE_ONLY)\n");
+    return nullptr;
+  }
+#endif
   dut *d = new dut;
   d->ctx.randReset (0);
   if (unit == 0)

@@ -468,7 +468,7 @@ vector_tests (const char *vdir)
   static const char *globs[] = { "ocp/quantize", "ocp/dequantize", "profiles/torchao-rceil" };
   vstat v = { 0, 0 };
   for (size_t gi = 0; gi < sizeof globs / sizeof globs[0]; gi++)
-    CHECK (vec_each_file (vdir, globs[gi], vfile, &v) >= 0, "%s/%s: out of memory", vdir, globs[gi]);
+    CHECK (vec_each_file (vdir, globs[gi], vfile, &v) > 0, "%s/%s: no vector file, or unreadable", vdir, globs[gi]);
   printf ("tcuda: %ld committed vector files (%ld cases) through the %s\n", v.files, v.cases,
           emulate ? "kernels' thread code on the host" : "GPU");
   CHECK (v.files >= 35, "only %ld vector files applied", v.files);

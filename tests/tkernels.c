@@ -898,7 +898,7 @@ main (int argc, char **argv)
                                      "profiles/microxcaling" };
       vstat v = { 0, 0 };
       for (size_t g = 0; g < sizeof globs / sizeof globs[0]; g++)
-        CHECK (vec_each_file (vdir, globs[g], vfile, &v) >= 0, "%s/%s: out of memory", vdir, globs[g]);
+        CHECK (vec_each_file (vdir, globs[g], vfile, &v) > 0, "%s/%s: no vector file, or unreadable", vdir, globs[g]);
       printf ("tkernels: %ld committed vector files (%ld cases) through %d paths\n", v.files, v.cases, npaths);
       CHECK (v.files >= 80, "only %ld vector files applied", v.files);
     }

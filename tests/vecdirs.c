@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,15 @@ vec_each_file (const char *dir, const char *sub, void (*fn) (const char *path, v
 {
   char path[4096];
   if (snprintf (path, sizeof path, "%s/%s", dir, sub) >= (int) sizeof path)
-    return 0;
+    return -1;
   DIR *d = opendir (path);
   if (d == NULL)
-    return 0;
+    return errno == ENOENT ? 0 : -1;
   char **names = NULL;
   size_t n = 0, cap = 0;
   long rc = 0;
-  for (struct dirent *e; (e = readdir (d)) != NULL;)
+  errno = 0;
+  for (struct dirent *e; (e = readdir (d)) != NULL; errno = 0)
     {
       size_t len = strlen (e->d_name);
       if (len <= 4 || strcmp (e->d_name + len - 4, ".mxv") != 0)
@@ -48,14 +50,18 @@ vec_each_file (const char *dir, const char *sub, void (*fn) (const char *path, v
         }
       memcpy (names[n++], e->d_name, len + 1);
     }
+  if (errno != 0)
+    rc = -1; /* readdir failed */
   closedir (d);
   if (rc == 0)
     {
       qsort (names, n, sizeof *names, by_name);
-      for (size_t i = 0; i < n; i++)
+      rc = (long) n;
+      for (size_t i = 0; i < n && rc >= 0; i++)
         if (snprintf (path, sizeof path, "%s/%s/%s", dir, sub, names[i]) < (int) sizeof path)
           fn (path, ctx);
-      rc = (long) n;
+        else
+          rc = -1; /* a path too long to open */
     }
   for (size_t i = 0; i < n; i++)
     free (names[i]);
