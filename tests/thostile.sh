@@ -102,6 +102,9 @@ if [ -x "$dir/mxsim" ]; then
   expect mxsim-count 2 "declares 99999 cases" "$dir/mxsim" --vectors "$t/q99.mxv"
   expect mxsim-prefix 2 "^$t/none.mxv: cannot open" "$dir/mxsim" --vectors "$t/none.mxv"
   expect mxsim-random 2 "random wants a count" "$dir/mxsim" --unit quantize --random -5
+  expect mxsim-threads0 2 "threads wants a count 1..64" "$dir/mxsim" --unit quantize --random 5 --threads 0
+  expect mxsim-threads65 2 "threads wants a count 1..64" "$dir/mxsim" --unit quantize --random 5 --threads 65
+  expect mxsim-threadsx 2 "threads wants a count 1..64" "$dir/mxsim" --unit mac --random 5 --threads 2x
 fi
 # bounded line length and memory: /dev/zero is an error, quickly
 timeout 20 $bin verify /dev/zero > /dev/null 2> "$t/err"; [ $? = 2 ] && grep -q "NUL byte" "$t/err" && ok || ko "verify /dev/zero"

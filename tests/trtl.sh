@@ -90,6 +90,13 @@ awk -v L="$dline" 'NR == L { n = split($0, w, " "); w[n-1] = (w[n-1] == "0000000
 "$bin/mxsim" --vectors "$tmp/badd.mxv" > "$tmp/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "^MISMATCH .*badd.mxv:$dline:" "$tmp/out" && ok || { ko "corrupted dot result (line $dline): rc=$rc"; tail -6 "$tmp/out"; }
 
+# 6. the golden model's thread count changes nothing that is checked: the same beats, per model
+for u in quantize mac; do
+  "$bin/mxsim" --unit $u --random 3000 --seed 7 --stalls 20 --threads 1 > "$tmp/t1" 2>&1
+  "$bin/mxsim" --unit $u --random 3000 --seed 7 --stalls 20 --threads 3 > "$tmp/t3" 2>&1
+  cmp -s "$tmp/t1" "$tmp/t3" && grep -q " 0 failed$" "$tmp/t1" && ok || ko "mxsim --unit $u: --threads 1 and 3 differ"
+done
+
 # 5. waveforms
 "$bin/mxsim" --unit quantize --random 20 --trace "$tmp/q.fst" --quiet > /dev/null && [ -s "$tmp/q.fst" ] \
   && ok || ko "--trace wrote no FST"
