@@ -64,7 +64,7 @@ grep -q 'module fpnew_mxdotp_multi' "$S/fpnew_mxdotp_multi.sv" &&
 if [ -n "$keep" ]; then obj=$keep; mkdir -p "$obj" || exit 2
 else obj=$(mktemp -d "${TMPDIR:-/tmp}/mxg-cvfpu.XXXXXX") || exit 2; trap 'rm -rf "$obj"' EXIT INT TERM
 fi
-stamp=$(cat $files "$here/mxg_cvfpu_wrap.sv" "$here/shim.cpp" "$here/shim.h" "$here/harness.c" | cksum)
+stamp=$(cat $files "$here/mxg_cvfpu_wrap.sv" "$here/shim.cpp" "$here/shim.h" "$here/harness.c" "$here/common.h" | cksum)
 stamp="$stamp pipe=$pipe lib=$(cksum < "$lib")"
 bin=$obj/Vmxg_cvfpu_wrap
 if [ ! -x "$bin" ] || [ "$(cat "$obj/stamp" 2>/dev/null)" != "$stamp" ]; then

@@ -68,7 +68,7 @@ grep -q 'parameter int unsigned *VectorSize *=' "$S/fpnew_mxdotp_multi.sv" &&
 if [ -n "$keep" ]; then obj=$keep; mkdir -p "$obj" || exit 2
 else obj=$(mktemp -d "${TMPDIR:-/tmp}/mxg-cvfpu8.XXXXXX") || exit 2; trap 'rm -rf "$obj"' EXIT INT TERM
 fi
-stamp=$(cat $files "$here/mxg_cvfpu8_wrap.sv" "$here/shim.cpp" "$here/shim.h" "$here/harness.c" | cksum)
+stamp=$(cat $files "$here/mxg_cvfpu8_wrap.sv" "$here/shim.cpp" "$here/shim.h" "$here/harness.c" "$here/../cvfpu-mxdotp/common.h" | cksum)
 stamp="$stamp pipe=$pipe lib=$(cksum < "$lib")"
 bin=$obj/Vmxg_cvfpu8_wrap
 if [ ! -x "$bin" ] || [ "$(cat "$obj/stamp" 2>/dev/null)" != "$stamp" ]; then
