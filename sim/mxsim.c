@@ -409,118 +409,116 @@ cancel_first_group (uint64_t sa, const uint64_t *a, int fa, uint64_t sb, const u
 static void
 random_dot (sim *s, job *jb, int fmt_sel, long long c)
 {
+  unsigned long long x = mxv_rng_next (&s->rng);
+  int fa = fmt_sel >= 0 ? fmt_sel : elems[x % (unsigned) nelems];
+  int fb = elems[(x >> 3) % (unsigned) nelems];
+  size_t nb = 1 + (x >> 6) % 4;
+  int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
+  /* the model: exact, block-fp32 or fused-group, G 8 or 16 (one in four 1, 2, 4 or 32) */
+  unsigned long long w = mxv_rng_next (&s->rng);
+  int accum = w % 3 == 0 ? MX_ACCUM_EXACT : w % 3 == 1 ? MX_ACCUM_BLOCK_FP32
+                                                        : MX_ACCUM_FUSED_GROUP;
+  static const int glogs[8] = { 3, 4, 3, 4, 3, 4, 0, 0 };
+  int glog = glogs[(w >> 8) % 8];
+  if (glog == 0)
+    glog = (int) ((w >> 12) % 4 == 3 ? 5 : (w >> 12) % 4);
+  int obf16 = (x >> 44) % 4 == 0;
+  uint64_t *sa = jb->sa, *sb = jb->sb, *a = jb->a, *b = jb->bb;
+  uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
+  if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
+    cin &= 0xBFFFFFFFu; /* mostly finite */
+  if ((x >> 20) % 64 == 0) /* and now and then +-Inf or a NaN */
+    cin = (x >> 26) % 4 == 0 ? 0x7FC00000u : 0x7F800000u | (uint32_t) ((x >> 28) & 1) << 31;
+  /* one dot in eight lands near the bottom of FP32 (X_A X_B about 2^-126: subnormal
+   * results, underflow) and one in eight near its top (overflow) */
+  int range = (int) ((x >> 46) % 8);
+  if (range == 0)
+    cin &= 0x80FFFFFFu; /* a tiny C_in */
+  /* one dot in 32 is all zeros, C_in and every element, with signs chosen so that every
+   * product of a block is -0 or every one +0 (or mixed): the sign of an exact zero */
+  int zeros = (x >> 30) % 32 == 0;
+  /* one dot in eight has a C_in that cancels its first group (cancel_first_group), and one
+   * in four of those codes kept to low_codes */
+  int cancel = !zeros && (w >> 20) % 8 == 0;
+  uint64_t ma = cancel && (w >> 23) % 4 == 0 ? low_codes (fa) : 0xFF;
+  uint64_t mb = cancel && (w >> 23) % 4 == 0 ? low_codes (fb) : 0xFF;
+  if (zeros)
+    cin = (x >> 35) & 1 ? 0x80000000u : 0;
+  for (size_t j = 0; j < nb; j++)
     {
-      unsigned long long x = mxv_rng_next (&s->rng);
-      int fa = fmt_sel >= 0 ? fmt_sel : elems[x % (unsigned) nelems];
-      int fb = elems[(x >> 3) % (unsigned) nelems];
-      size_t nb = 1 + (x >> 6) % 4;
-      int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
-      /* the model: exact, block-fp32 or fused-group, G 8 or 16 (one in four 1, 2, 4 or 32) */
-      unsigned long long w = mxv_rng_next (&s->rng);
-      int accum = w % 3 == 0 ? MX_ACCUM_EXACT : w % 3 == 1 ? MX_ACCUM_BLOCK_FP32
-                                                            : MX_ACCUM_FUSED_GROUP;
-      static const int glogs[8] = { 3, 4, 3, 4, 3, 4, 0, 0 };
-      int glog = glogs[(w >> 8) % 8];
-      if (glog == 0)
-        glog = (int) ((w >> 12) % 4 == 3 ? 5 : (w >> 12) % 4);
-      int obf16 = (x >> 44) % 4 == 0;
-      uint64_t *sa = jb->sa, *sb = jb->sb, *a = jb->a, *b = jb->bb;
-      uint32_t cin = (x >> 12) % 4 == 0 ? 0 : (uint32_t) mxv_rng_next (&s->rng);
-      if ((cin & 0x7F800000u) == 0x7F800000u && (x >> 14) % 8)
-        cin &= 0xBFFFFFFFu; /* mostly finite */
-      if ((x >> 20) % 64 == 0) /* and now and then +-Inf or a NaN */
-        cin = (x >> 26) % 4 == 0 ? 0x7FC00000u : 0x7F800000u | (uint32_t) ((x >> 28) & 1) << 31;
-      /* one dot in eight lands near the bottom of FP32 (X_A X_B about 2^-126: subnormal
-       * results, underflow) and one in eight near its top (overflow) */
-      int range = (int) ((x >> 46) % 8);
-      if (range == 0)
-        cin &= 0x80FFFFFFu; /* a tiny C_in */
-      /* one dot in 32 is all zeros, C_in and every element, with signs chosen so that every
-       * product of a block is -0 or every one +0 (or mixed): the sign of an exact zero */
-      int zeros = (x >> 30) % 32 == 0;
-      /* one dot in eight has a C_in that cancels its first group (cancel_first_group), and one
-       * in four of those codes kept to low_codes */
-      int cancel = !zeros && (w >> 20) % 8 == 0;
-      uint64_t ma = cancel && (w >> 23) % 4 == 0 ? low_codes (fa) : 0xFF;
-      uint64_t mb = cancel && (w >> 23) % 4 == 0 ? low_codes (fb) : 0xFF;
-      if (zeros)
-        cin = (x >> 35) & 1 ? 0x80000000u : 0;
-      for (size_t j = 0; j < nb; j++)
+      unsigned long long y = mxv_rng_next (&s->rng);
+      sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
+      sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
+      if (range < 2)
         {
-          unsigned long long y = mxv_rng_next (&s->rng);
-          sa[j] = y % 16 == 0 ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
-          sb[j] = (y >> 16) % 16 == 0 ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
-          if (range < 2)
+          /* X_A + X_B = 254 - 126 +- 24, or 254 + 120 +- 24 */
+          long sum = (range == 0 ? 128 : 374) + (long) ((y >> 32) % 49) - 24;
+          long a0 = sum / 2 + (long) ((y >> 40) % 41) - 20;
+          sa[j] = (uint64_t) a0;
+          sb[j] = (uint64_t) (sum - a0 > 254 ? 254 : sum - a0);
+        }
+      for (int i = 0; i < K; i++)
+        {
+          unsigned long long z = mxv_rng_next (&s->rng);
+          a[j * K + (size_t) i] = z & code_mask (fa) & ma;
+          b[j * K + (size_t) i] = (z >> 8) & code_mask (fb) & mb;
+          if (zeros)
             {
-              /* X_A + X_B = 254 - 126 +- 24, or 254 + 120 +- 24 */
-              long sum = (range == 0 ? 128 : 374) + (long) ((y >> 32) % 49) - 24;
-              long a0 = sum / 2 + (long) ((y >> 40) % 41) - 20;
-              sa[j] = (uint64_t) a0;
-              sb[j] = (uint64_t) (sum - a0 > 254 ? 254 : sum - a0);
-            }
-          for (int i = 0; i < K; i++)
-            {
-              unsigned long long z = mxv_rng_next (&s->rng);
-              a[j * K + (size_t) i] = z & code_mask (fa) & ma;
-              b[j * K + (size_t) i] = (z >> 8) & code_mask (fb) & mb;
-              if (zeros)
-                {
-                  /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
-                  const mx_format *ga = mx_format_get ((mx_format_id) fa);
-                  const mx_format *gb = mx_format_get ((mx_format_id) fb);
-                  uint64_t za = ga->special == MX_SPECIAL_INT ? 0 : (uint64_t) (z & 1) << (ga->bits - 1);
-                  int t = (y >> 36) % 4 == 0 ? (int) ((z >> 1) & 1) : (int) ((y >> 38) & 1);
-                  int nb_ = (za != 0) ^ t;
-                  a[j * K + (size_t) i] = za;
-                  b[j * K + (size_t) i] = gb->special == MX_SPECIAL_INT || !nb_ ? 0
-                                          : (uint64_t) 1 << (gb->bits - 1);
-                }
-            }
-          if (j >= 1 && (y >> 40) % 4 == 0)
-            {
-              /* block j cancels block 0: an exact zero, or (exact model) what is left of C_in
-               * and the blocks between, however far below block 0 they lie */
-              sa[j] = sa[0], sb[j] = sb[0];
-              for (int i = 0; i < K; i++)
-                {
-                  a[j * K + (size_t) i] = a[i];
-                  uint64_t bc = b[i];
-                  const mx_format *f = mx_format_get ((mx_format_id) fb);
-                  /* the negation: two's complement for INT, the sign bit otherwise */
-                  b[j * K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
-                                          : bc ^ (1u << (f->bits - 1));
-                }
+              /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
+              const mx_format *ga = mx_format_get ((mx_format_id) fa);
+              const mx_format *gb = mx_format_get ((mx_format_id) fb);
+              uint64_t za = ga->special == MX_SPECIAL_INT ? 0 : (uint64_t) (z & 1) << (ga->bits - 1);
+              int t = (y >> 36) % 4 == 0 ? (int) ((z >> 1) & 1) : (int) ((y >> 38) & 1);
+              int nb_ = (za != 0) ^ t;
+              a[j * K + (size_t) i] = za;
+              b[j * K + (size_t) i] = gb->special == MX_SPECIAL_INT || !nb_ ? 0
+                                      : (uint64_t) 1 << (gb->bits - 1);
             }
         }
-      if (cancel)
-        cin = cancel_first_group (sa[0], a, fa, sb[0], b, fb,
-                                  accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 25);
-      jb->mac = 1;
-      jb->nbeats = (int) nb;
-      for (size_t j = 0; j < nb; j++)
+      if (j >= 1 && (y >> 40) % 4 == 0)
         {
-          beat *bt = &jb->b[j];
-          memset (bt, 0, sizeof *bt);
-          bt->sa = (uint8_t) sa[j], bt->sb = (uint8_t) sb[j], bt->fa = fa, bt->fb = fb;
+          /* block j cancels block 0: an exact zero, or (exact model) what is left of C_in
+           * and the blocks between, however far below block 0 they lie */
+          sa[j] = sa[0], sb[j] = sb[0];
           for (int i = 0; i < K; i++)
-            bt->a[i] = (uint8_t) a[j * K + (size_t) i], bt->b[i] = (uint8_t) b[j * K + (size_t) i];
-          bt->clear = j == 0;
-          bt->cin = cin;
-          bt->rnd = rnd;
-          bt->accum = accum;
-          bt->glog = glog;
-          bt->obf16 = obf16;
-          /* now and then a model the RTL does not implement (tensor-core, or fused-group with
-           * G = 64 or 128 > K): NaN, invalid (docs/rtl.md) */
-          jb->nan_model = (x >> 56) % 64 == 0;
-          if (jb->nan_model)
             {
-              bt->accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
-              bt->glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
+              a[j * K + (size_t) i] = a[i];
+              uint64_t bc = b[i];
+              const mx_format *f = mx_format_get ((mx_format_id) fb);
+              /* the negation: two's complement for INT, the sign bit otherwise */
+              b[j * K + (size_t) i] = f->special == MX_SPECIAL_INT ? (0 - bc) & code_mask (fb)
+                                      : bc ^ (1u << (f->bits - 1));
             }
-          bt->id = (long) c;
-          snprintf (bt->where, sizeof bt->where, "random dot %lld block %zu", c, j);
         }
+    }
+  if (cancel)
+    cin = cancel_first_group (sa[0], a, fa, sb[0], b, fb,
+                              accum == MX_ACCUM_FUSED_GROUP ? 1 << glog : K, w >> 25);
+  jb->mac = 1;
+  jb->nbeats = (int) nb;
+  for (size_t j = 0; j < nb; j++)
+    {
+      beat *bt = &jb->b[j];
+      memset (bt, 0, sizeof *bt);
+      bt->sa = (uint8_t) sa[j], bt->sb = (uint8_t) sb[j], bt->fa = fa, bt->fb = fb;
+      for (int i = 0; i < K; i++)
+        bt->a[i] = (uint8_t) a[j * K + (size_t) i], bt->b[i] = (uint8_t) b[j * K + (size_t) i];
+      bt->clear = j == 0;
+      bt->cin = cin;
+      bt->rnd = rnd;
+      bt->accum = accum;
+      bt->glog = glog;
+      bt->obf16 = obf16;
+      /* now and then a model the RTL does not implement (tensor-core, or fused-group with
+       * G = 64 or 128 > K): NaN, invalid (docs/rtl.md) */
+      jb->nan_model = (x >> 56) % 64 == 0;
+      if (jb->nan_model)
+        {
+          bt->accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
+          bt->glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
+        }
+      bt->id = (long) c;
+      snprintf (bt->where, sizeof bt->where, "random dot %lld block %zu", c, j);
     }
 }
 
