@@ -10,17 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mx.h"
+#include "mxvec.h"
 
-static uint64_t rng_state = 1;
+static mxv_rng gen = { 1 }; /* the project's generator (mxvec.h); --seed sets gen.s */
 
 static uint64_t
 rnd64 (void)
 {
-  /* splitmix64 */
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return mxv_rng_next (&gen);
 }
 
 static unsigned

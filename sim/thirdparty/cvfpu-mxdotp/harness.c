@@ -776,7 +776,7 @@ main (int argc, char **argv)
     } else { fprintf (stderr, "%s: unknown option\n", o); usage (stderr); return 2; }
   }
   max_print = (unsigned) mp;
-  rng_state = seed;
+  gen.s = seed;
   cvfpu_dut *d = cvfpu_new ((unsigned) pipe);
   for (int i = 0; i < nrepro; i++) {
     int rc = run_repro (d, repro[i]);

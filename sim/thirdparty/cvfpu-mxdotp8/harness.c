@@ -918,7 +918,7 @@ main (int argc, char **argv)
     } else { fprintf (stderr, "%s: unknown option\n", o); usage (stderr); return 2; }
   }
   max_print = (unsigned) mp;
-  rng_state = seed;
+  gen.s = seed;
   cvfpu8_dut *d = cvfpu8_new ((unsigned) pipe);
   for (int i = 0; i < nrepro; i++) {
     int rc = run_repro (d, repro[i]);

@@ -74,7 +74,7 @@ bin=$obj/Vmxg_cvfpu8_wrap
 if [ ! -x "$bin" ] || [ "$(cat "$obj/stamp" 2>/dev/null)" != "$stamp" ]; then
   echo "run.sh: building the model in $obj"
   rm -f "$bin" "$obj/stamp" # harness.o is not a make dependency of the Verilator build
-  cc -std=c11 -O2 -Wall -Wextra -Werror -I"$here" -I"$root/golden/include" -I"$build/include" \
+  cc -std=c11 -O2 -Wall -Wextra -Werror -I"$here" -I"$root/golden/include" -I"$root/golden/vec/include" -I"$build/include" \
      -c "$here/harness.c" -o "$obj/harness.o" || exit 2
   # -Wno-BLKANDNBLK: fpnew's pipeline arrays mix the stage-0 assign with register writes; only
   # needed with --pipe > 0 (Verilator 5.006 rejects it otherwise)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mx.h"
+#include "mxvec.h"
 #include "shim.h"
 
 #define K OCP_K
@@ -235,15 +236,12 @@ run_case (const char *where, const pair *p)
 }
 
 /*------------------------------------------------------------------ inputs -*/
-static uint64_t rng_state;
+static mxv_rng gen; /* the project's generator (mxvec.h); --seed sets gen.s */
 
 static uint64_t
-rng (void) /* splitmix64 */
+rng (void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
+  return mxv_rng_next (&gen);
 }
 
 static unsigned
@@ -832,7 +830,7 @@ main (int argc, char **argv)
       usage (stderr);
       return 2;
     }
-  rng_state = (uint64_t) seed;
+  gen.s = (uint64_t) seed;
   H.d = ocp_new ();
   long tp = 0, tf = 0, td = 0;
   if (unit != 1)

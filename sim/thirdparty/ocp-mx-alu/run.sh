@@ -69,7 +69,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ocp-mx-alu.XXXXXX") || exit 2
 if [ $keep = 0 ]; then trap 'rm -rf "$tmp"' EXIT; else echo "build directory: $tmp"; fi
 
 cc=${CC:-cc}
-if ! "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$repo/golden/include" -I"$build/include" \
+if ! "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$repo/golden/include" -I"$repo/golden/vec/include" -I"$build/include" \
      -I"$here" -c "$here/harness.c" -o "$tmp/harness.o"; then
   echo "run.sh: harness.c did not compile" >&2
   exit 2
