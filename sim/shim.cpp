@@ -26,13 +26,17 @@ struct dut {
   VerilatedFstC *tfp = nullptr;
 #endif
   uint64_t time = 0;
+  bool low_seen = false; // the model has evaluated clk_i = 0 since the last rising edge
 };
 
+// One clock cycle.  clk_i falls right after the rising edge's evaluation; the harness's
+// dut_eval of the next cycle's inputs is then also the falling edge's, and clock evaluates the
+// low phase itself only when no dut_eval came between (Verilator sees an edge only between two
+// evaluations).  Nothing is sensitive to the falling edge: the same cycles, one evaluation less.
 template <typename T> static void
 clock (dut *d, T *top)
 {
-  top->clk_i = 0;
-  top->eval ();
+  if (!d->low_seen) top->eval ();
 #if VM_TRACE
   if (d->tfp) d->tfp->dump (d->time);
 #endif
@@ -43,6 +47,8 @@ clock (dut *d, T *top)
   if (d->tfp) d->tfp->dump (d->time);
 #endif
   d->time++;
+  top->clk_i = 0;
+  d->low_seen = false;
 }
 
 extern "C" dut *
@@ -109,7 +115,12 @@ dut_reset (dut *d)
   }
 }
 
-extern "C" void dut_eval (dut *d) { if (d->q) d->q->eval (); else MAC (d->m->eval ()); }
+extern "C" void
+dut_eval (dut *d)
+{
+  if (d->q) d->q->eval (); else MAC (d->m->eval ());
+  d->low_seen = true;
+}
 extern "C" void dut_tick (dut *d) { if (d->q) clock (d, d->q); else MAC (clock (d, d->m)); }
 extern "C" int dut_in_ready (dut *d) { return d->q ? d->q->in_ready_o : MAC (d->m->in_ready_o); }
 extern "C" int dut_out_valid (dut *d) { return d->q ? d->q->out_valid_o : MAC (d->m->out_valid_o); }
