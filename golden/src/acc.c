@@ -6,14 +6,14 @@
 void
 mx__acc_init (mx__acc *a)
 {
-  mpz_init (a->sum);
+  mpz_inits (a->sum, a->t, a->zx, a->zy, NULL);
   mx__acc_reset (a);
 }
 
 void
 mx__acc_clear (mx__acc *a)
 {
-  mpz_clear (a->sum);
+  mpz_clears (a->sum, a->t, a->zx, a->zy, NULL);
 }
 
 void
@@ -26,7 +26,7 @@ mx__acc_reset (mx__acc *a)
   a->terms = 0;
 }
 
-/* sum += z * 2^e */
+/* sum += z * 2^e (z is not a->t) */
 static void
 add_z (mx__acc *a, const mpz_t z, long e)
 {
@@ -38,11 +38,13 @@ add_z (mx__acc *a, const mpz_t z, long e)
         mpz_mul_2exp (a->sum, a->sum, (mp_bitcnt_t) (a->lsb - e));
       a->lsb = e;
     }
-  mpz_t t;
-  mpz_init (t);
-  mpz_mul_2exp (t, z, (mp_bitcnt_t) (e - a->lsb));
-  mpz_add (a->sum, a->sum, t);
-  mpz_clear (t);
+  if (e == a->lsb)
+    mpz_add (a->sum, a->sum, z);
+  else
+    {
+      mpz_mul_2exp (a->t, z, (mp_bitcnt_t) (e - a->lsb));
+      mpz_add (a->sum, a->sum, a->t);
+    }
 }
 
 static void
@@ -70,11 +72,8 @@ mx__acc_add (mx__acc *a, mpfr_srcptr x)
     }
   else
     {
-      mpz_t z;
-      mpz_init (z);
-      long e = mpfr_get_z_2exp (z, x);
-      add_z (a, z, e);
-      mpz_clear (z);
+      long e = mpfr_get_z_2exp (a->zx, x);
+      add_z (a, a->zx, e);
       a->all_negzero = a->all_poszero = 0;
     }
 }
@@ -100,12 +99,9 @@ mx__acc_add_product (mx__acc *a, mpfr_srcptr x, mpfr_srcptr y, long e)
     }
   else
     {
-      mpz_t zx, zy;
-      mpz_inits (zx, zy, NULL);
-      long ex = mpfr_get_z_2exp (zx, x), ey = mpfr_get_z_2exp (zy, y);
-      mpz_mul (zx, zx, zy);
-      add_z (a, zx, ex + ey + e);
-      mpz_clears (zx, zy, NULL);
+      long ex = mpfr_get_z_2exp (a->zx, x), ey = mpfr_get_z_2exp (a->zy, y);
+      mpz_mul (a->zx, a->zx, a->zy);
+      add_z (a, a->zx, ex + ey + e);
       a->all_negzero = a->all_poszero = 0;
     }
 }

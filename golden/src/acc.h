@@ -15,6 +15,7 @@ typedef struct
   int all_negzero; /* every term so far was -0 } these two decide the sign of an exact zero */
   int all_poszero; /* every term so far was +0 } */
   int terms;
+  mpz_t t, zx, zy; /* scratch, kept between terms: a dot's products allocate nothing */
 } mx__acc;
 
 void mx__acc_init (mx__acc *a);

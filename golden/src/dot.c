@@ -30,13 +30,10 @@ apply_scales (mx__acc *a, mpfr_srcptr sa, mpfr_srcptr sb)
       mpz_set_ui (a->sum, 0);
       return;
     }
-  mpz_t za, zb;
-  mpz_inits (za, zb, NULL);
-  long ea = mpfr_get_z_2exp (za, sa), eb = mpfr_get_z_2exp (zb, sb);
-  mpz_mul (a->sum, a->sum, za);
-  mpz_mul (a->sum, a->sum, zb);
+  long ea = mpfr_get_z_2exp (a->zx, sa), eb = mpfr_get_z_2exp (a->zy, sb);
+  mpz_mul (a->sum, a->sum, a->zx);
+  mpz_mul (a->sum, a->sum, a->zy);
   mx__acc_scale (a, ea + eb);
-  mpz_clears (za, zb, NULL);
 }
 
 /* The exact dot of block j times its scales, into b. */
