@@ -6,7 +6,12 @@
 void
 mx__acc_init (mx__acc *a)
 {
-  mpz_inits (a->sum, a->t, a->zx, a->zy, NULL);
+  /* room for an MX dot's whole range (FP8 x FP8 under two E8M0 scales spans about 600 bits)
+   * from the start: growing a step at a time reallocates on most dots */
+  mpz_init2 (a->sum, 640);
+  mpz_init2 (a->t, 640);
+  mpz_init2 (a->zx, 128);
+  mpz_init2 (a->zy, 64);
   mx__acc_reset (a);
 }
 
@@ -24,6 +29,22 @@ mx__acc_reset (mx__acc *a)
   a->nan = a->pinf = a->ninf = 0;
   a->all_negzero = a->all_poszero = 1;
   a->terms = 0;
+}
+
+/* x (a regular number) = z 2^e; returns e.  mpfr_get_z_2exp resizes z to x's size on every call
+ * (a reallocation per term): a one-limb significand (an element or scale decoded at precision
+ * 64) is read directly, through MPFR's documented custom interface. */
+static long
+get_z_2exp (mpz_t z, mpfr_srcptr x)
+{
+  if (mpfr_get_prec (x) > GMP_NUMB_BITS)
+    return mpfr_get_z_2exp (z, x);
+  mp_limb_t m = *(const mp_limb_t *) mpfr_custom_get_significand ((mpfr_ptr) x);
+  *mpz_limbs_write (z, 1) = m; /* x = 0.m 2^EXP(x), m normalized */
+  mpz_limbs_finish (z, 1);
+  if (mpfr_signbit (x))
+    mpz_neg (z, z);
+  return (long) mpfr_get_exp (x) - GMP_NUMB_BITS;
 }
 
 /* sum += z * 2^e (z is not a->t) */
@@ -72,7 +93,7 @@ mx__acc_add (mx__acc *a, mpfr_srcptr x)
     }
   else
     {
-      long e = mpfr_get_z_2exp (a->zx, x);
+      long e = get_z_2exp (a->zx, x);
       add_z (a, a->zx, e);
       a->all_negzero = a->all_poszero = 0;
     }
@@ -99,7 +120,7 @@ mx__acc_add_product (mx__acc *a, mpfr_srcptr x, mpfr_srcptr y, long e)
     }
   else
     {
-      long ex = mpfr_get_z_2exp (a->zx, x), ey = mpfr_get_z_2exp (a->zy, y);
+      long ex = get_z_2exp (a->zx, x), ey = get_z_2exp (a->zy, y);
       mpz_mul (a->zx, a->zx, a->zy);
       add_z (a, a->zx, ex + ey + e);
       a->all_negzero = a->all_poszero = 0;
@@ -167,7 +188,7 @@ mx__acc_round (const mx__acc *a, const mx_format *f, unsigned *fl, mx_rounding r
 {
   mpfr_t v;
   uint64_t code;
-  mpfr_init2 (v, 2);
+  mpfr_init2 (v, 640); /* mx__acc_value sets the precision; this much needs no reallocation */
   mx__acc_value (v, a, rnd);
   mx__encode (&code, fl, f, v, 0, &mx__ieee, rnd);
   if (a->nan || (a->pinf && a->ninf))
