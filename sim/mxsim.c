@@ -7,6 +7,8 @@
  *                                  models, exact, block-fp32 and fused-group (G 8 and 16 mostly,
  *                                  also 1 2 4 32), FP32 and BF16 results, every deterministic
  *                                  rounding; result bits and flags compared)
+ *   --accum exact|block-fp32|fused-group
+ *                                  mac: random dots of that model only (its co-simulation rate)
  *   --stalls P                     random valid/ready stalls (P percent on each side); a
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
@@ -62,6 +64,7 @@ typedef struct
 typedef struct
 {
   int unit;           /* 0 quantize, 1 mac */
+  int accum_sel;      /* --accum: the one model of the random dots, or -1 for all three */
   int stall_pct;
   long errors_max, passed, failed, beats_in, beats_out;
   int quiet;
@@ -416,8 +419,8 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
   int rnd = (int) ((x >> 9) % MX_SR); /* the deterministic roundings */
   /* the model: exact, block-fp32 or fused-group, G 8 or 16 (one in four 1, 2, 4 or 32) */
   unsigned long long w = mxv_rng_next (&s->rng);
-  int accum = w % 3 == 0 ? MX_ACCUM_EXACT : w % 3 == 1 ? MX_ACCUM_BLOCK_FP32
-                                                        : MX_ACCUM_FUSED_GROUP;
+  int accum = s->accum_sel >= 0 ? s->accum_sel
+              : w % 3 == 0 ? MX_ACCUM_EXACT : w % 3 == 1 ? MX_ACCUM_BLOCK_FP32 : MX_ACCUM_FUSED_GROUP;
   static const int glogs[8] = { 3, 4, 3, 4, 3, 4, 0, 0 };
   int glog = glogs[(w >> 8) % 8];
   if (glog == 0)
@@ -511,7 +514,7 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
       bt->obf16 = obf16;
       /* now and then a model the RTL does not implement (tensor-core, or fused-group with
        * G = 64 or 128 > K): NaN, invalid (docs/rtl.md) */
-      jb->nan_model = (x >> 56) % 64 == 0;
+      jb->nan_model = s->accum_sel < 0 && (x >> 56) % 64 == 0;
       if (jb->nan_model)
         {
           bt->accum = (x >> 62) & 1 ? MX_ACCUM_TENSOR_CORE : MX_ACCUM_FUSED_GROUP;
@@ -847,12 +850,14 @@ static void
 usage (FILE *o)
 {
   fprintf (o, "Usage: mxsim --vectors FILE | --unit quantize|mac --random N [--format F|all]\n"
-              "             [--seed S] [--stalls PERCENT] [--trace FILE.fst] [--coverage FILE]\n"
-              "             [--errors N] [--quiet] [--bench] [--threads N]\n"
+              "             [--accum exact|block-fp32|fused-group] [--seed S] [--stalls PERCENT]\n"
+              "             [--trace FILE.fst] [--coverage FILE] [--errors N] [--quiet] [--bench]\n"
+              "             [--threads N]\n"
               "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
               "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n"
               "--random: the golden model runs a batch ahead of the DUT on --threads threads\n"
-              "(default: every online CPU); the blocks checked do not depend on N.\n");
+              "(default: every online CPU); the blocks checked do not depend on N.\n"
+              "--accum (mac): random dots of one accumulation model only (default: all three).\n");
 }
 
 int
@@ -863,7 +868,7 @@ main (int argc, char **argv)
     { "format", 1, 0, 'f' }, { "seed", 1, 0, 's' }, { "stalls", 1, 0, 'p' },
     { "trace", 1, 0, 't' }, { "coverage", 1, 0, 'c' }, { "errors", 1, 0, 'e' },
     { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { "bench", 0, 0, 'b' },
-    { "threads", 1, 0, 'j' }, { 0, 0, 0, 0 }
+    { "threads", 1, 0, 'j' }, { "accum", 1, 0, 'a' }, { 0, 0, 0, 0 }
   };
   static sim s;
   const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
@@ -874,6 +879,7 @@ main (int argc, char **argv)
   int threads = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int) ncpu;
   struct timespec t0, t1;
   s.errors_max = 10;
+  s.accum_sel = -1;
   s.rng.s = 1;
   find_elems ();
   while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
@@ -908,6 +914,13 @@ main (int argc, char **argv)
           return bad_option ("--errors wants a count (0: all)", optarg);
         s.errors_max = (long) x;
         break;
+      case 'a':
+        s.accum_sel = mx_accum_parse (optarg);
+        if (s.accum_sel != MX_ACCUM_EXACT && s.accum_sel != MX_ACCUM_BLOCK_FP32
+            && s.accum_sel != MX_ACCUM_FUSED_GROUP)
+          return bad_option ("--accum is exact, block-fp32 or fused-group (the RTL's models)",
+                             optarg);
+        break;
       case 'q': s.quiet = 1; break;
       case 'h': usage (stdout); return 0;
       case 'b': bench = 1; break;
@@ -921,6 +934,11 @@ main (int argc, char **argv)
   if (optind < argc || (!vectors && nrand <= 0) || (vectors && nrand))
     {
       usage (stderr);
+      return 2;
+    }
+  if (s.accum_sel >= 0 && (vectors || s.unit != 1))
+    {
+      fprintf (stderr, "mxsim: --accum goes with --unit mac --random\n");
       return 2;
     }
   int fsel = -1;
@@ -967,12 +985,18 @@ main (int argc, char **argv)
   if (bench)
     {
       double dt = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-      const char *u = s.unit ? "mac" : "quantize";
+      char u[32]; /* the keys' unit: quantize, mac, or mac_exact, mac_block_fp32, ... */
+      snprintf (u, sizeof u, "%s%s%s", s.unit ? "mac" : "quantize", s.accum_sel >= 0 ? "_" : "",
+                s.accum_sel >= 0 ? mx_accum_name ((mx_accum) s.accum_sel) : "");
+      for (char *p = u; *p; p++)
+        *p = *p == '-' ? '_' : *p;
       if (vectors)
         threads = 1; /* the file's expected results: no golden model but the prefixes */
-      printf ("mx_%s: %ld blocks (%ld elements) in %.3f s, golden model (%d thread%s) and "
-              "comparison included\n", u, s.beats_out, s.beats_out * K, dt, threads,
-              threads > 1 ? "s" : "");
+      printf ("mx_%s%s%s: %ld blocks (%ld elements) in %.3f s, golden model (%d thread%s) and "
+              "comparison included\n", s.unit ? "mac" : "quantize",
+              s.accum_sel >= 0 ? ", dots " : "",
+              s.accum_sel >= 0 ? mx_accum_name ((mx_accum) s.accum_sel) : "", s.beats_out,
+              s.beats_out * K, dt, threads, threads > 1 ? "s" : "");
       printf ("key=value\ncosim_%s_threads=%d\ncosim_%s_blocks_per_s=%.0f\n"
               "cosim_%s_elements_per_s=%.0f\n", u, threads, u,
               (double) s.beats_out / dt, u, (double) (s.beats_out * K) / dt);

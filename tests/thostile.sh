@@ -105,6 +105,10 @@ if [ -x "$dir/mxsim" ]; then
   expect mxsim-threads0 2 "threads wants a count 1..64" "$dir/mxsim" --unit quantize --random 5 --threads 0
   expect mxsim-threads65 2 "threads wants a count 1..64" "$dir/mxsim" --unit quantize --random 5 --threads 65
   expect mxsim-threadsx 2 "threads wants a count 1..64" "$dir/mxsim" --unit mac --random 5 --threads 2x
+  expect mxsim-accum-tc 2 "accum is exact, block-fp32 or fused-group" "$dir/mxsim" --unit mac --random 5 --accum tensor-core
+  expect mxsim-accum-empty 2 "accum is exact, block-fp32 or fused-group" "$dir/mxsim" --unit mac --random 5 --accum ''
+  expect mxsim-accum-quantize 2 "accum goes with --unit mac --random" "$dir/mxsim" --unit quantize --random 5 --accum exact
+  expect mxsim-accum-vectors 2 "accum goes with --unit mac --random" "$dir/mxsim" --vectors "$t/q.mxv" --accum exact
 fi
 # bounded line length and memory: /dev/zero is an error, quickly
 timeout 20 $bin verify /dev/zero > /dev/null 2> "$t/err"; [ $? = 2 ] && grep -q "NUL byte" "$t/err" && ok || ko "verify /dev/zero"

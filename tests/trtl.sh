@@ -97,6 +97,18 @@ for u in quantize mac; do
   cmp -s "$tmp/t1" "$tmp/t3" && grep -q " 0 failed$" "$tmp/t1" && ok || ko "mxsim --unit $u: --threads 1 and 3 differ"
 done
 
+# 7. --accum: the random dots of one model only, each model's beats all compared
+for a in exact block-fp32 fused-group; do
+  "$bin/mxsim" --unit mac --random 400 --seed 5 --stalls 10 --accum $a > "$tmp/acc" 2>&1
+  line=$(grep "^mxsim: mac beats compared" "$tmp/acc")
+  # "exact fp32 N, exact bf16 N, block-fp32 fp32 N, ...": the model's counts and the total
+  n=$(echo "${line##*: }" | awk -v a="$a" -F', ' '{ for (i = 1; i <= NF; i++) { k = split($i, w, " ")
+        t += w[k]; if (w[1] == a) m += w[k] } } END { print m "/" t }')
+  tot=${n#*/} n=${n%/*}
+  [ -n "$n" ] && [ "$n" -gt 400 ] && [ "$n" = "$tot" ] && grep -q "^$n passed, 0 failed" "$tmp/acc" \
+    && ok || { ko "mxsim --accum $a: $line"; tail -3 "$tmp/acc"; }
+done
+
 # 5. waveforms
 "$bin/mxsim" --unit quantize --random 20 --trace "$tmp/q.fst" --quiet > /dev/null && [ -s "$tmp/q.fst" ] \
   && ok || ko "--trace wrote no FST"
