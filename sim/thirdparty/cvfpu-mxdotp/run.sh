@@ -27,7 +27,7 @@ EOF
 while [ $# -gt 0 ]; do
   case $1 in
     --src) [ $# -ge 2 ] || { usage >&2; exit 2; }; src=$2; shift 2 ;;
-    --build) [ $# -ge 2 ] || { usage >&2; exit 2; }; build=$2; shift 2 ;;
+    --build) [ $# -ge 2 ] || { usage >&2; exit 2; }; build=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;; # absolute: the model builds elsewhere
     --keep) [ $# -ge 2 ] || { usage >&2; exit 2; }; keep=$2; shift 2 ;;
     --pipe) [ $# -ge 2 ] || { usage >&2; exit 2; }; pipe=$2; shift 2 ;;
     --help|-h) usage; exit 0 ;;

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 #include "mx.h"
+#include "mxvec.h"
 #include "shim.h"
 
 #define K MXF_K
@@ -73,14 +74,8 @@ static const char *const dev_name[6] = {
 };
 
 /*------------------------------------------------------------------ random -*/
-static uint64_t rng_state = 1;
-static uint64_t rnd64 (void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static mxv_rng gen = { 1 }; /* the project's generator (mxvec.h); --seed sets gen.s */
+static uint64_t rnd64 (void) { return mxv_rng_next (&gen); }
 static unsigned rnd (unsigned n) { return (unsigned) (rnd64 () % n); }
 
 /*---------------------------------------------------------------- blocks -*/
@@ -811,7 +806,7 @@ int main (int argc, char **argv)
       model = !strcmp (optarg, "nospec") ? NOSPEC : OCP;
       break;
     case 'r': nrandom = number ("--random", optarg, 1000000000); break;
-    case 's': rng_state = (uint64_t) number ("--seed", optarg, 1000000000) * 2654435761u + 1; break;
+    case 's': gen.s = (uint64_t) number ("--seed", optarg, 1000000000); break;
     case 'd': directed = 1; break;
     case 'e': max_errors = (int) number ("--errors", optarg, 100000); break;
     case 'q': quiet = 1; break;

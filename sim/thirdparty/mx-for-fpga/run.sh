@@ -22,7 +22,7 @@ usage() {
 while [ $# -gt 0 ]; do
   case $1 in
   --src) [ $# -ge 2 ] || { usage >&2; exit 2; }; src=$2; shift 2 ;;
-  --build) [ $# -ge 2 ] || { usage >&2; exit 2; }; build=$2; shift 2 ;;
+  --build) [ $# -ge 2 ] || { usage >&2; exit 2; }; build=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;; # absolute: the model builds elsewhere
   --random) [ $# -ge 2 ] || { usage >&2; exit 2; }; random=$2; shift 2 ;;
   --seed) [ $# -ge 2 ] || { usage >&2; exit 2; }; seed=$2; shift 2 ;;
   --keep) keep=1; shift ;;
@@ -71,7 +71,7 @@ if [ "$keep" = 1 ]; then echo "build directory: $tmp"; else trap 'rm -rf "$tmp"'
 # The harness is C11 and must stay warning-free; the generated model is compiled at -O1 (build
 # time).  -Wno-WIDTH: the upstream relies on SystemVerilog's width extension (its lint warnings
 # are its own; the wrapper is -Wall clean).
-cc -std=c11 -O2 -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Werror -I"$root/golden/include" -I"$build/include" -I"$here" \
+cc -std=c11 -O2 -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Werror -I"$root/golden/include" -I"$root/golden/vec/include" -I"$build/include" -I"$here" \
    -c "$here/harness.c" -o "$tmp/harness.o"
 # Libraries as files: Verilator links its -LDFLAGS before the objects, files in their order.
 mpfr=$(cc -print-file-name=libmpfr.so) gmp=$(cc -print-file-name=libgmp.so)

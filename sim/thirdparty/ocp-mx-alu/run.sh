@@ -23,7 +23,7 @@ usage() {
 while [ $# -gt 0 ]; do
   case $1 in
     --src) [ $# -ge 2 ] || { echo "run.sh: --src: expected a path" >&2; exit 2; }; src=$2; shift 2 ;;
-    --build) [ $# -ge 2 ] || { echo "run.sh: --build: expected a directory" >&2; exit 2; }; build=$2; shift 2 ;;
+    --build) [ $# -ge 2 ] || { echo "run.sh: --build: expected a directory" >&2; exit 2; }; build=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;; # absolute: the model builds elsewhere
     --keep) keep=1; shift ;;
     --help|-h) usage; exit 0 ;;
     --quiet) break ;;
