@@ -69,12 +69,12 @@ module mx_mac_pipe_formal #(
     model = fused(t) ? MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP)
           : exact(t) ? MX_ACCUM_W'(MX_ACCUM_EXACT) : MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32);
   endfunction
-  // group_i of the i-th fused-group beat, i = {t[5:3], t[1:0]}: LK, 0, LK - 1, 1, LK - 2, 2, ...
-  // (mod LK + 1), so G = K and G = 1 come first and every G follows a longer and a shorter one
+  // group_i of the i-th fused-group beat, i = {t[5:3], t[1:0]}: 0, LK, 1, LK - 1, 2, LK - 2, ...
+  // (mod LK + 1), so G = 1 and G = K come first and every G follows a longer and a shorter one
   function automatic logic [2:0] grp(input logic [5:0] t);
     logic [7:0] h;
     h = 8'({t[5:3], t[1]});                                     // i / 2
-    grp = 3'((t[0] ? h : 8'(LK + 16 * (LK + 1)) - h) % 8'(LK + 1));
+    grp = 3'((t[0] ? 8'(LK + 16 * (LK + 1)) - h : h) % 8'(LK + 1));
   endfunction
   function automatic logic [GIW-1:0] ngroups(input logic [5:0] t);  // cycles in stage 1: K/G
     ngroups = fused(t) ? GIW'(K >> grp(t)) : GIW'(1);
