@@ -4,7 +4,7 @@
 # ships yices-smt2), installed at pinned versions into a venv:
 #   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous;
-#             mx_mac at K = 2 and at the deployed K = 32 (--full adds the K = 32 covers: 3 min)
+#             mx_mac at K = 2 and at the deployed K = 32 (--full adds the K = 32 covers)
 #   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
 #   lzc       mx_lzc (two-level) == the bit-serial count, a SAT miter (Yosys sat) at every width
@@ -14,8 +14,9 @@
 #             counter whose terminal count reads two bits only, a changed rne tie and a wrong
 #             count inside the leading-zero word, each in a scratch copy of rtl/: each proof
 #             must fail with a counterexample (the group counter one at K = 32; --full also
-#             runs the other two MAC ones at K = 32, and the group counter one at K = 2, where
-#             it must pass: only K > 2 shows it)
+#             runs the other two MAC ones and an exact accumulator that restarts on every beat
+#             at K = 32, and the group counter one at K = 2, where it must pass: only K > 2
+#             shows it)
 # Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|sabotage ...]
 # (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
@@ -162,8 +163,8 @@ for t in "${targets[@]}"; do
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
       s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
-      s6=$work/sab-count
-      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s6=$work/sab-count s7=$work/sab-exact
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
@@ -177,12 +178,15 @@ for t in "${targets[@]}"; do
       # 6. the group counter's terminal count compares its two low bits (enough for G >= 8 at
       #    K = 32): a beat of G <= 4 ends after 4 groups; at K = 2 the counter has 2 bits anyway
       sed -i "s/last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);/last1 = !fg1 || gi1[1:0] == 2'((K >> grp1) - 1);/" "$s6/rtl/mx_mac.sv"
+      # 7. (--full) the exact accumulator restarts from C_in on every beat
+      sed -i 's/accw_base = clr2 ? cin_fx : accw;/accw_base = cin_fx;/' "$s7/rtl/mx_mac.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s5/rtl/mx_lzc.sv" "$root/rtl/mx_lzc.sv" ||
-         cmp -s "$s6/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
+         cmp -s "$s6/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
+         cmp -s "$s7/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
@@ -195,6 +199,7 @@ for t in "${targets[@]}"; do
           sby "$s3/sim/formal" mx_mac_pipe.sby bmc32 fail
           sby "$s4/sim/formal" mx_mac_pipe.sby bmc32 fail
           sby "$s6/sim/formal" mx_mac_pipe.sby prove pass
+          sby "$s7/sim/formal" mx_mac_pipe.sby bmc32 fail
         fi
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
         lzc "$s5/sim/formal" 600 fail

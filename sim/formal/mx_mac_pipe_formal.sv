@@ -2,24 +2,17 @@
 // mx_mac: no beat is lost, duplicated or reordered, a stalled output holds its value, each beat
 // accumulates onto the output of the beat before it, and a fused-group beat holds the input for
 // exactly K/G cycles.  Proved by BMC + k-induction (mx_mac_pipe.sby) at K = 2 (tasks prove,
-// cover) and at the deployed K = 32 (tasks prove32, cover32), on the real mx_mac: the control
-// (v1, gi1, last1, v2, first2, last2, out_valid_o) is untouched.
+// cover) and at the deployed K = 32 (tasks prove32, cover32), on the real mx_mac, whole: nothing
+// of it is replaced or cut.
 //
 // Tags: beat n (n counts accepted beats, mod 64; t = n mod 64) brings C_in = 1 + t 2^-23 and
 // starts a new accumulation (clear) when t mod 4 = 0.  Accumulations alternate between the
-// models: t bit 2 set is fused-group, with G = 2^group_i taking every value from K down to 1 (see
-// grp: G = 1 at K = 32 is 32 groups, 32 cycles); t bit 2 clear mixes exact (t[0] ^ t[3]) and block-fp32
-// beats, a clearing beat being exact in every other accumulation.  The blocks are all-zero codes
-// (E4M3, scales 2^0), so every block's dot and every group's sum is +0 and every accumulator after
-// beat t holds exactly C_in of the last clearing beat: E(t) = 1 + (t - t mod 4) 2^-23.
-//
-// What carries the tag, and why that still catches a lost, duplicated or reordered beat: the
-// exact model's one rounding (u_xround, a 600-bit leading-zero count that yosys-smt2 under
-// WebAssembly cannot export) is cut in the .sby, so an exact beat's output value is free and
-// not checked; its C_in still enters the FP32 accumulator (exact and block-fp32 beats both load
-// it), which the harness checks, and the next block-fp32 or the output of the accumulation shows
-// it.  Block-fp32 and fused-group outputs are checked against E(t) (the FP32 adder and
-// mx_fused_step are kept whole).  Every beat, exact ones included, is counted at both ports:
+// models: t bit 2 set is fused-group, with G = 2^group_i taking every value from 1 to K (see grp:
+// G = 1 at K = 32 is 32 groups, 32 cycles); t bit 2 clear mixes exact (t[0] ^ t[3]) and
+// block-fp32 beats, a clearing beat being exact in every other accumulation.  The blocks are
+// all-zero codes (E4M3, scales 2^0), so every block's dot and every group's sum is +0 and every
+// accumulator after beat t holds exactly C_in of the last clearing beat:
+// E(t) = 1 + (t - t mod 4) 2^-23.  Every output, of every model, must be E of its beat, and
 // the beats in flight must equal accepted minus emitted, stage by stage.
 // A reference model of stage 1 written from the spec (h_busy, h_g: which group of the beat in
 // stage 1 is issued; the beat leaves after K/G) gives the expected in_ready_o, independent of
@@ -40,6 +33,7 @@ module mx_mac_pipe_formal #(
 
   localparam int LK  = $clog2(K);      // group_i 0..LK: G = 1..K
   localparam int GIW = LK + 1;         // mx_mac's group counter width
+  localparam int ACC_W = 573 + LK + 22; // mx_mac's exact accumulator (ACC_GUARD = 22)
 
   logic init = 1'b1;
   always_ff @(posedge clk_i) init <= 1'b0;
@@ -61,6 +55,9 @@ module mx_mac_pipe_formal #(
   endfunction
   function automatic logic fused(input logic [5:0] t);
     fused = t[2];
+  endfunction
+  function automatic logic [ACC_W-1:0] accw_of(input logic [5:0] t);   // E(t), lsb 2^-286
+    accw_of = ACC_W'({1'b1, 17'd0, t[5:2], 2'b00}) << 263;
   endfunction
   function automatic logic exact(input logic [5:0] t);
     exact = !t[2] && (t[0] ^ t[3]);
@@ -121,6 +118,8 @@ module mx_mac_pipe_formal #(
   logic [2:0]          p_grp1;
   logic                p_fg2, p_first2, p_last2;
   logic [31:0]         p_accf;
+  logic [ACC_W-1:0]    p_accw;
+  logic                p_snan, p_spinf, p_sninf, p_szneg, p_szpos;
   logic signed [71:0]  p_sum2;
   logic                p_bnan2, p_bpinf2, p_bninf2;
 
@@ -146,7 +145,7 @@ module mx_mac_pipe_formal #(
       // left), the beats in flight, and the n-th output is the n-th beat's result
       assert (in_ready == (advance && (!h_busy || h_last)));
       assert (6'(n_in - n_out) == 6'(h_busy) + 6'(p_v2 && p_last2) + 6'(out_valid));
-      if (out_valid && !exact(t_out)) assert (out_acc == acc_of(t_out));
+      if (out_valid) assert (out_acc == acc_of(t_out));
       if (out_valid_q && !out_ready_q) assert (out_valid && out_acc == out_acc_q);
       // the reference model's own invariants: its counter stays below K/G, its tag is t_1
       if (h_busy) assert (h_t == t_1 && h_g < ngroups(h_t));
@@ -161,9 +160,12 @@ module mx_mac_pipe_formal #(
       if (p_v2) assert (p_fg2 == fused(t_2));
       if (p_v1) assert (p_grp1 == grp(t_1));
       // stage invariants: the output register holds the last output between beats
-      if (!out_valid && t_out[1:0] != 2'd0 && !exact(t_held)) assert (out_acc == acc_of(t_held));
-      // the accumulator that the next beat of an accumulation reads holds E of the last beat
-      if (!fused(t_last) && t_last[1:0] != 2'd3) assert (p_acc32 == acc_of(t_last));
+      if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_held));
+      // the accumulators that the next beat of an accumulation reads hold E of the last beat:
+      // block-fp32's and exact's (with its sticky classes: no NaN, no Inf, not zero)
+      if (!fused(t_last) && t_last[1:0] != 2'd3)
+        assert (p_acc32 == acc_of(t_last) && p_accw == accw_of(t_last)
+                && !p_snan && !p_spinf && !p_sninf && !p_szneg && !p_szpos);
       // fused-group: between a beat's groups accf holds its partial result, else the last beat's
       if (p_v2 && !p_first2) assert (p_accf == acc_of(t_2));
       else if (fused(t_last) && t_last[1:0] != 2'd3) assert (p_accf == acc_of(t_last));
