@@ -17,6 +17,9 @@
 // A reference model of stage 1 written from the spec (h_busy, h_g: which group of the beat in
 // stage 1 is issued; the beat leaves after K/G) gives the expected in_ready_o, independent of
 // the RTL's gi1/last1; the RTL's counter must equal it.
+// The invariants below (the reference model against the RTL's stage 1 and counter, stage 2's
+// group flags, the accumulators, every stage register's beat values) close k-induction in two
+// steps, so depth 4 suffices although a G = 1 beat takes 32 cycles.
 // As in mx_quantize_pipe_formal: the control reads no data bit but the beat's model and group
 // size (data independence), and the p_* probes are connected to the flattened DUT by the .sby.
 // SPDX-License-Identifier: MIT
