@@ -176,7 +176,7 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
 }
 
 static inline magk
-magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
 {
   magk k;
   k.rnd = rnd;
@@ -204,7 +204,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   float im = sr ? 128.0f : half ? 6291456.0f : 12582912.0f;
   k.magic = _mm512_set1_ps (im);
   k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (im) - (uint32_t) half));
-  k.is_int = f->is_int;
+  k.is_int = is_int; /* f->is_int, a constant in each copy of the loop */
   k.fastlo = _mm512_set1_epi32 ((int) (rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO));
   return k;
 }
@@ -289,7 +289,7 @@ load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_roun
   *r1 = _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16)));
 }
 
-/* One block (the tails, and groups holding a block off the fast path). */
+/* One block by itself: the tails, and the blocks off the fast path. */
 static inline void
 magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
            const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, const magk *k)
@@ -310,108 +310,97 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   scales[blk] = (uint8_t) (x + 127);
 }
 
-/* The scale exponents of the four blocks blk..blk+3, x << 23 of block j in 128-bit lane j of
- * *xs; bit j of the result is set when block j is off the fast path.  One maximum tree serves the four: after
- * two cross-block 128-bit shuffles and two in-lane ones, 128-bit lane j holds block j's maximum
- * in every dword.  Always inlined: with the rceil-fp32 product's clamp GCC stopped inlining
- * it, and with the call (its results through memory) E4M3 rne took 8.5-8.8 ns per block in
- * cache against 6.9-7.0 inlined, the other roundings alike. */
-static inline __attribute__ ((always_inline)) int
-group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const magk *k,
-          mx_scale_rule rule)
-{
-  __m512i m[4];
-  for (int j = 0; j < 4; j++)
-    {
-      __m512i b0, b1;
-      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-      m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
-    }
-  __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
-  __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
-  __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
-  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
-  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
-  if (rule == MX_SCALE_RCEIL_FP32)
-    {
-      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
-       * block off it (zero, FP32 subnormals, tiny) is scaled by block_any, and its amax is
-       * raised to the fast path's least here, so that the multiply never sees nor makes an
-       * FP32 subnormal */
-      __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
-      *xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
-      *xs = _mm512_mask_add_epi32 (*xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), *xs,
-                                   _mm512_set1_epi32 (1 << 23));
-    }
-  else
-    *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k->fastlo),
-                                           _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k->fastlo));
-  /* bit j: block j (the dwords of 128-bit lane j agree) */
-  return (off & 1) | (off >> 3 & 2) | (off >> 6 & 4) | (off >> 9 & 8);
-}
-
-/* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
- * chain) is computed while the current group's lanes, which reload their inputs, are. */
+/* Groups of four blocks, each block loaded once: its two vectors stay in registers from the
+ * maximum to the codes.  One maximum tree serves the four: after two cross-block 128-bit
+ * shuffles and two in-lane ones, 128-bit lane j holds block j's maximum in every dword, and the
+ * four scale exponents (either rule), range checks and scale bytes come from one vector.
+ * Until 2026-11-25 the loop was software-pipelined: the next group's maximum tree before the
+ * current group's lanes, which loaded their inputs a second time.  On the AMD EPYC (Zen 4) bench
+ * host that made quantize from DRAM 1.13-1.47x slower than AVX2 (INT8 1.36-1.49x), while in
+ * cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
+ * as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-               mx_packing packing)
+               mx_packing packing, int is_int)
 {
-  const magk k = magic_consts (f, rule, rnd);
-  size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
-  const __m512i bias8 = _mm512_set1_epi32 (127 << 23), six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0);
+  const magk k = magic_consts (f, rule, rnd, is_int);
+  size_t pb = mxk__packed_block_bytes (packing);
+  const __m512i six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0), bias8 = _mm512_set1_epi32 (127 << 23);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  uint8_t c[4][MX_BLOCK];
-  __m512i xs = _mm512_setzero_si512 ();
-  int bad = ng ? group_xs (&xs, in, in_fmt, 0, &k, rule) : 0;
-  for (size_t g = 0; g < ng; g++)
+  uint8_t c[MX_BLOCK];
+  size_t blk = 0;
+  for (; blk + 4 <= nb; blk += 4)
     {
-      size_t blk = 4 * g;
-      __m512i xs_next = _mm512_setzero_si512 ();
-      int bad_next = g + 1 < ng ? group_xs (&xs_next, in, in_fmt, blk + 4, &k, rule) : 0;
-      /* the blocks off the fast path one by one, the others from the group's exponents */
+      __m512i b[4][2], m[4];
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; j++)
+        {
+          load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j);
+          m[j] = _mm512_max_epu32 (_mm512_and_si512 (b[j][0], k.absm), _mm512_and_si512 (b[j][1], k.absm));
+        }
+      __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
+      __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
+      __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
+      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
+      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
+      __m512i xs;
+      if (rule == MX_SCALE_RCEIL_FP32)
+        {
+          /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
+           * block off it (zero, FP32 subnormals, tiny) is scaled by magic_block, and its amax
+           * is raised to the fast path's least here, so that the multiply never sees nor makes
+           * an FP32 subnormal */
+          __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k.fastlo)), k.rcp));
+          xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k.expm), k.xoff);
+          xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), xs,
+                                      _mm512_set1_epi32 (1 << 23));
+        }
+      else
+        xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k.expm), k.xoff);
+      /* bit 4j: block j off the fast path (the dwords of 128-bit lane j agree) */
+      __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k.fastlo),
+                                               _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k.fastlo));
       __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
       uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
       memcpy (scales + blk, &s4, 4);
       __m512i xl = _mm512_sub_epi32 (xs, six);
+#pragma GCC unroll 4
       for (int j = 0; j < 4; j++)
         {
-          uint8_t *dst = codes + (blk + (size_t) j) * MX_BLOCK;
-          if (bad >> j & 1)
-            {
-              size_t bj = blk + (size_t) j;
-              magic_block (scales, packing == MX_PACKING_UNPACKED ? dst : c[j], in, in_fmt, bj, f, rule, rbits, &k);
-              if (packing != MX_PACKING_UNPACKED)
-                mxk__pack_block (codes + bj * pb, c[j], packing);
-              continue;
-            }
-          __m512i xj, b0, b1, r0, r1;
-          switch (j)
-            {
-            case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
-            case 1: xj = _mm512_shuffle_i32x4 (xl, xl, 0x55); break;
-            case 2: xj = _mm512_shuffle_i32x4 (xl, xl, 0xAA); break;
-            default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
-            }
-          load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-          load_rbits (&r0, &r1, rbits, blk + (size_t) j, rnd);
-          __m128i q0 = lanes_magic (b0, xj, r0, &k), q1 = lanes_magic (b1, xj, r1, &k);
+          size_t bj = blk + (size_t) j;
+          if (off >> (4 * j) & 1)
+            continue;
+          __m512i r0, r1;
+          load_rbits (&r0, &r1, rbits, bj, rnd);
+          __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
+          __m128i q0 = lanes_magic (b[j][0], xj, r0, &k), q1 = lanes_magic (b[j][1], xj, r1, &k);
           if (packing != MX_PACKING_UNPACKED)
-            mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
+            mxk__pack_v (codes + bj * pb, q0, q1, packing);
           else
             {
-              _mm_storeu_si128 ((void *) dst, q0);
-              _mm_storeu_si128 ((void *) (dst + 16), q1);
+              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK), q0);
+              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK + 16), q1);
             }
         }
-      xs = xs_next, bad = bad_next;
+      /* the blocks off the fast path (rare) again from memory, each by itself: a call inside
+       * the loop above would make GCC keep fewer of its vectors in registers */
+      for (int j = 0; off & 0x1111; j++, off >>= 4)
+        if (off & 1)
+          {
+            size_t bj = blk + (size_t) j;
+            magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
+                         rbits, &k);
+            if (packing != MX_PACKING_UNPACKED)
+              mxk__pack_block (codes + bj * pb, c, packing);
+          }
     }
-  for (size_t blk = 4 * ng; blk < nb; blk++)
+  for (; blk < nb; blk++)
     {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c[0], in, in_fmt, blk, f, rule, rbits, &k);
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
+                   rbits, &k);
       if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c[0], packing);
+        mxk__pack_block (codes + blk * pb, c, packing);
     }
 }
 
@@ -421,15 +410,19 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
               mx_packing packing)
 {
+#define MXK_Q(R, RB)                                                                              \
+  (f->is_int ? quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 1)          \
+             : quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 0))
   switch (rnd)
     {
-    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, NULL, packing); break;
-    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, NULL, packing); break;
-    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, NULL, packing); break;
-    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, NULL, packing); break;
-    case MX_SR: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_SR, rbits, packing); break;
-    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, NULL, packing); break;
+    case MX_RNA: MXK_Q (MX_RNA, NULL); break;
+    case MX_RTZ: MXK_Q (MX_RTZ, NULL); break;
+    case MX_RUP: MXK_Q (MX_RUP, NULL); break;
+    case MX_RDN: MXK_Q (MX_RDN, NULL); break;
+    case MX_SR: MXK_Q (MX_SR, rbits); break;
+    default: MXK_Q (MX_RNE, NULL); break;
     }
+#undef MXK_Q
 }
 
 static int
