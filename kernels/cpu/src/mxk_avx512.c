@@ -562,6 +562,62 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   return 0;
 }
 
+/* Dot.  Each element's exact value comes from a table in registers: its BF16 bits (every
+ * element value of the five float formats is a BF16, subnormals, Inf and NaN included) by
+ * vpermi2w on the code widened to 16 bits -- one lookup for the formats of at most 6 bits, whose
+ * sign is in the index, and for FP8 two (the 7-bit magnitude's halves, blended) with the sign
+ * bit or-ed in.  INT8 is its integer code, an exact conversion, the 2^-6 folded into the block's
+ * scale.  Widening the 16-bit words to FP32 by unpacking against zeros permutes the elements
+ * within each 128-bit lane, the same way for every format, so a block's products pair the right
+ * elements and stay in its vectors.  The products are exact in FP32 (8 x 8 significant bits,
+ * no FP32 subnormal: the least is 2^-18) and summed in double, exact as every partial sum fits
+ * 53 bits, except for the wide pairs (mxk__wide_pair), which take the scalar routine.  On the
+ * Zen 4 bench host E4M3 x E4M3 went from about 16 ns a block (FP16 decode and a scalef per
+ * operand, NaN codes patched per element) to ... */
+typedef struct
+{
+  __m512i t0, t1, t2, t3;
+  int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
+} dotk;
+
+static inline dotk
+dot_consts (const mxk_fmt *f)
+{
+  dotk k;
+  uint16_t t[128] = { 0 };
+  k.kind = f->is_int ? 2 : f->bits == 8 ? 0 : 1;
+  for (int c = 0; c < (k.kind == 0 ? 128 : k.kind == 1 ? 1 << f->bits : 0); c++)
+    t[c] = (uint16_t) (mxk__f2u (mxk__decode ((uint8_t) c, f)) >> 16); /* exact: a BF16 */
+  k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
+  k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
+  return k;
+}
+
+/* A block's 32 codes -> their exact values (INT8: the integer codes) in two FP32 vectors, in the
+ * order above. */
+static inline __attribute__ ((always_inline)) void
+dot_decode (__m512 *v0, __m512 *v1, const uint8_t *p, const dotk *k)
+{
+  __m256i c = _mm256_loadu_si256 ((const void *) p);
+  if (k->kind == 2)
+    {
+      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
+      *v0 = _mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg));
+      *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
+      return;
+    }
+  __m512i w = _mm512_cvtepu8_epi16 (c);
+  __m512i h = _mm512_permutex2var_epi16 (k->t0, w, k->t1); /* index: the low 6 bits */
+  if (k->kind == 0)
+    {
+      h = _mm512_mask_blend_epi16 (_mm512_test_epi16_mask (w, _mm512_set1_epi16 (0x40)), h,
+                                   _mm512_permutex2var_epi16 (k->t2, w, k->t3));
+      h = _mm512_ternarylogic_epi32 (h, _mm512_slli_epi16 (w, 8), _mm512_set1_epi16 ((short) 0x8000), 0xF8);
+    }
+  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
+  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
+}
+
 static int
 dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                 const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
@@ -570,8 +626,8 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
   if (!pa || !pb || n % MX_BLOCK)
     return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
-  const dqk ka = dq_consts (pa), kb = dq_consts (pb);
-  const __m512 sca = dq_scale (0, &ka), scb = dq_scale (0, &kb); /* exact element values */
+  const dotk ka = dot_consts (pa), kb = dot_consts (pb);
+  const int koff = -254 - 6 * (ka.kind == 2) - 6 * (kb.kind == 2); /* INT8: codes are 2^6 x values */
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
@@ -581,17 +637,17 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
         d = mxk__block_dot (ab, pa, bb, pb, sa[blk], sb[blk]);
       else
         {
-          __m512d s = _mm512_set1_pd (-0.0); /* -0: a sum of -0 products stays -0 */
-          for (int h = 0; h < 2; h++)
-            {
-              __m512 va = dq16 (_mm_loadu_si128 ((const void *) (ab + 16 * h)), sca, &ka);
-              __m512 vb = dq16 (_mm_loadu_si128 ((const void *) (bb + 16 * h)), scb, &kb);
-              __m512 p = _mm512_mul_ps (va, vb); /* exact */
-              s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm512_castps512_ps256 (p)));
-              s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1))));
-            }
+          __m512 a0, a1, b0, b1;
+          dot_decode (&a0, &a1, ab, &ka);
+          dot_decode (&b0, &b1, bb, &kb);
+          __m512 p0 = _mm512_mul_ps (a0, b0), p1 = _mm512_mul_ps (a1, b1); /* exact */
+          /* no -0 to start from: a sum of -0 products is -0 anyway */
+          __m512d s = _mm512_add_pd (_mm512_add_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (p0)),
+                                                    _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p0), 1)))),
+                                     _mm512_add_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (p1)),
+                                                    _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p1), 1)))));
           double sum = _mm512_reduce_add_pd (s); /* exact: every partial sum fits 53 bits */
-          d = (float) (sum * mxk__pow2d ((int) sa[blk] + (int) sb[blk] - 254));
+          d = (float) (sum * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
         }
       acc = acc + d;
     }
