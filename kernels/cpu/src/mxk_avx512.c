@@ -571,9 +571,10 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
  * within each 128-bit lane, the same way for every format, so a block's products pair the right
  * elements and stay in its vectors.  The products are exact in FP32 (8 x 8 significant bits,
  * no FP32 subnormal: the least is 2^-18) and summed in double, exact as every partial sum fits
- * 53 bits, except for the wide pairs (mxk__wide_pair), which take the scalar routine.  On the
- * Zen 4 bench host E4M3 x E4M3 went from about 16 ns a block (FP16 decode and a scalef per
- * operand, NaN codes patched per element) to ... */
+ * 53 bits, except for the wide pairs (mxk__wide_pair), which take the scalar routine.  A NaN
+ * or Inf code's table entry is the NaN or Inf itself, so nothing is patched.  On the Zen 4 bench
+ * host E4M3 x E4M3 in cache went from 15.9 ns a block (the FP16 decode of dequantize, a scalef
+ * and a NaN patch per operand) to 8.8-9.0 ns. */
 typedef struct
 {
   __m512i t0, t1, t2, t3;
