@@ -316,8 +316,8 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
  * four scale exponents (either rule), range checks and scale bytes come from one vector.
  * Until 2026-11-25 the loop was software-pipelined: the next group's maximum tree before the
  * current group's lanes, which loaded their inputs a second time.  On the AMD EPYC (Zen 4) bench
- * host that made quantize from DRAM 1.13-1.47x slower than AVX2 (INT8 1.36-1.49x), while in
- * cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
+ * host that made quantize from DRAM slower than AVX2 (medians: INT8 1.22-1.49x, E4M3
+ * 1.13-1.18x), while in cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
  * as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
