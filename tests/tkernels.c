@@ -682,6 +682,36 @@ mt_tests (const char *which, rng *r)
     }
 }
 
+/* mxk_dot of nb blocks on every path against libmxgold's block-fp32 model (rne) */
+static void
+check_dot (mx_format_id elem, mx_format_id fb, size_t nb, const uint8_t *sa8, const uint8_t *a8,
+           const uint8_t *sb8, const uint8_t *b8, uint32_t cin, const char *what)
+{
+  uint64_t sa[4], sb[4], a[128], b[128], g;
+  for (size_t j = 0; j < nb; j++)
+    sa[j] = sa8[j], sb[j] = sb8[j];
+  for (size_t i = 0; i < nb * 32; i++)
+    a[i] = a8[i], b[i] = b8[i];
+  mx_dot_policy dp = mx_dot_policy_default ();
+  dp.accum = MX_ACCUM_BLOCK_FP32;
+  mx_dot (&g, NULL, mx_format_get (MX_FP32), sa, a, mx_format_get (elem), sb, b, mx_format_get (fb), E8M0, 32,
+          nb, cin, &dp, MX_RNE);
+  for (int p = 0; p < npaths; p++)
+    {
+      uint32_t o;
+      mxk_use_path (paths[p]);
+      unsigned csr = flush_on ();
+      mxk_dot (&o, sa8, a8, elem, sb8, b8, fb, nb * 32, cin);
+      unsigned fl = flush_off (csr);
+      n++;
+      /* the flush passes: a subnormal C_in or result is the data's, not the kernel's */
+      int excused = flush && (is_sub ((uint32_t) g, 0) || is_sub (cin, 0));
+      CHECK ((o == g && fl == 0) || excused, "dot %s %s x %s nb %zu path %s%s: %08X vs %08llX%s", what,
+             mx_format_get (elem)->name, mx_format_get (fb)->name, nb, mxk_path_name (paths[p]), pass_name[flush], o,
+             (unsigned long long) g, fl & 2 ? ", DE raised" : fl ? ", UE raised" : "");
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -851,44 +881,45 @@ main (int argc, char **argv)
           {
             mx_format_id fb = elems[fj];
             size_t nb = 1 + rng_below (&r, 4);
-            uint64_t sa[4], sb[4], a[128], b[128], g;
             uint8_t sa8[4], sb8[4], a8[128], b8[128];
             for (size_t j = 0; j < nb; j++)
               {
                 uint64_t y = rng_next (&r);
                 /* the flush pass: scales whose products and block sums stay normal */
-                sa[j] = y % 16 == 0 && !flush ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33;
-                sb[j] = (y >> 16) % 16 == 0 && !flush ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33;
-                sa8[j] = (uint8_t) sa[j], sb8[j] = (uint8_t) sb[j];
+                sa8[j] = (uint8_t) (y % 16 == 0 && !flush ? (y >> 8) % 256 : 0x6F + (y >> 8) % 33);
+                sb8[j] = (uint8_t) ((y >> 16) % 16 == 0 && !flush ? (y >> 24) % 256 : 0x6F + (y >> 24) % 33);
               }
             for (size_t i = 0; i < nb * 32; i++)
               {
                 uint64_t z = rng_next (&r);
-                a[i] = z & ((1u << mx_format_get (elem)->bits) - 1);
-                b[i] = (z >> 8) & ((1u << mx_format_get (fb)->bits) - 1);
-                a8[i] = (uint8_t) a[i], b8[i] = (uint8_t) b[i];
+                a8[i] = (uint8_t) (z & ((1u << mx_format_get (elem)->bits) - 1));
+                b8[i] = (uint8_t) ((z >> 8) & ((1u << mx_format_get (fb)->bits) - 1));
               }
-            uint32_t cin = it % 3 == 0 ? 0 : (uint32_t) rng_next (&r);
-            mx_dot_policy dp = mx_dot_policy_default ();
-            dp.accum = MX_ACCUM_BLOCK_FP32;
-            mx_dot (&g, NULL, mx_format_get (MX_FP32), sa, a, mx_format_get (elem), sb, b,
-                    mx_format_get (fb), E8M0, 32, nb, cin, &dp, MX_RNE);
-            for (int p = 0; p < npaths; p++)
-              {
-                uint32_t o;
-                mxk_use_path (paths[p]);
-                unsigned csr = flush_on ();
-                mxk_dot (&o, sa8, a8, elem, sb8, b8, fb, nb * 32, cin);
-                unsigned fl = flush_off (csr);
-                n++;
-                /* the flush passes: a subnormal C_in or result is the data's, not the kernel's */
-                int excused = flush && (is_sub ((uint32_t) g, 0) || is_sub (cin, 0));
-                CHECK ((o == g && fl == 0) || excused,
-                       "dot %s x %s nb %zu path %s%s: %08X vs %08llX%s", mx_format_get (elem)->name,
-                       mx_format_get (fb)->name, nb, mxk_path_name (paths[p]),
-                       pass_name[flush], o, (unsigned long long) g, fl & 2 ? ", DE raised" : fl ? ", UE raised" : "");
-              }
+            check_dot (elem, fb, nb, sa8, a8, sb8, b8, it % 3 == 0 ? 0 : (uint32_t) rng_next (&r), "random");
           }
+      /* dot: every code of the format alone in a block (at a position that moves with the
+       * code) against three codes of every format, so that each code's decoded value shows
+       * unrounded; and blocks of -0 x +0 products with C_in -0, whose result's sign is the
+       * block sum's (a random C_in hides it) */
+      for (int fj = 0; fj < nelem; fj++)
+        {
+          mx_format_id fb = elems[fj];
+          unsigned nca = 1u << mx_format_get (elem)->bits, ncb = 1u << mx_format_get (fb)->bits;
+          const unsigned kb[3] = { 1, (ncb / 2 - 1) / 3, (ncb / 2 - 1) / 3 * 2 }; /* finite, positive */
+          for (unsigned c = 0; c < nca; c++)
+            for (int j = 0; j < 3; j++)
+              {
+                uint8_t a8[32] = { 0 }, b8[32], s1 = 127, s2 = (uint8_t) (120 + c % 16);
+                memset (b8, (int) kb[j], sizeof b8);
+                a8[(c * 7 + (unsigned) j) % 32] = (uint8_t) c;
+                check_dot (elem, fb, 1, &s1, a8, &s2, b8, 0, "code");
+              }
+          uint8_t z8[64], n8[64], sz[2] = { 127, 100 };
+          memset (z8, 0, sizeof z8);
+          memset (n8, (int) (nca / 2), sizeof n8); /* the sign bit alone: -0 but for INT8 (-128) */
+          check_dot (elem, fb, 2, sz, n8, sz, z8, 0x80000000u, "-0");
+          check_dot (elem, fb, 1, sz, n8, sz, z8, 0x80000000u, "-0");
+        }
     }
 
   if (vdir)

@@ -176,7 +176,7 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
 }
 
 static inline magk
-magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
 {
   magk k;
   k.rnd = rnd;
@@ -204,7 +204,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
   float im = sr ? 128.0f : half ? 6291456.0f : 12582912.0f;
   k.magic = _mm512_set1_ps (im);
   k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (im) - (uint32_t) half));
-  k.is_int = f->is_int;
+  k.is_int = is_int; /* f->is_int, a constant in each copy of the loop */
   k.fastlo = _mm512_set1_epi32 ((int) (rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO));
   return k;
 }
@@ -289,7 +289,7 @@ load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_roun
   *r1 = _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16)));
 }
 
-/* One block (the tails, and groups holding a block off the fast path). */
+/* One block by itself: the tails, and the blocks off the fast path. */
 static inline void
 magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
            const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, const magk *k)
@@ -310,108 +310,97 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   scales[blk] = (uint8_t) (x + 127);
 }
 
-/* The scale exponents of the four blocks blk..blk+3, x << 23 of block j in 128-bit lane j of
- * *xs; bit j of the result is set when block j is off the fast path.  One maximum tree serves the four: after
- * two cross-block 128-bit shuffles and two in-lane ones, 128-bit lane j holds block j's maximum
- * in every dword.  Always inlined: with the rceil-fp32 product's clamp GCC stopped inlining
- * it, and with the call (its results through memory) E4M3 rne took 8.5-8.8 ns per block in
- * cache against 6.9-7.0 inlined, the other roundings alike. */
-static inline __attribute__ ((always_inline)) int
-group_xs (__m512i *xs, const void *in, mx_format_id in_fmt, size_t blk, const magk *k,
-          mx_scale_rule rule)
-{
-  __m512i m[4];
-  for (int j = 0; j < 4; j++)
-    {
-      __m512i b0, b1;
-      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-      m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
-    }
-  __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
-  __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
-  __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
-  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
-  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
-  if (rule == MX_SCALE_RCEIL_FP32)
-    {
-      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
-       * block off it (zero, FP32 subnormals, tiny) is scaled by block_any, and its amax is
-       * raised to the fast path's least here, so that the multiply never sees nor makes an
-       * FP32 subnormal */
-      __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
-      *xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
-      *xs = _mm512_mask_add_epi32 (*xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), *xs,
-                                   _mm512_set1_epi32 (1 << 23));
-    }
-  else
-    *xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
-  __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k->fastlo),
-                                           _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k->fastlo));
-  /* bit j: block j (the dwords of 128-bit lane j agree) */
-  return (off & 1) | (off >> 3 & 2) | (off >> 6 & 4) | (off >> 9 & 8);
-}
-
-/* Groups of four blocks, software-pipelined: the next group's maximum tree (a long dependency
- * chain) is computed while the current group's lanes, which reload their inputs, are. */
+/* Groups of four blocks, each block loaded once: its two vectors stay in registers from the
+ * maximum to the codes.  One maximum tree serves the four: after two cross-block 128-bit
+ * shuffles and two in-lane ones, 128-bit lane j holds block j's maximum in every dword, and the
+ * four scale exponents (either rule), range checks and scale bytes come from one vector.
+ * Until 2026-11-25 the loop was software-pipelined: the next group's maximum tree before the
+ * current group's lanes, which loaded their inputs a second time.  On the AMD EPYC (Zen 4) bench
+ * host that made quantize from DRAM slower than AVX2 (medians: INT8 1.22-1.49x, E4M3
+ * 1.13-1.18x), while in cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
+ * as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-               mx_packing packing)
+               mx_packing packing, int is_int)
 {
-  const magk k = magic_consts (f, rule, rnd);
-  size_t pb = mxk__packed_block_bytes (packing), ng = nb / 4;
-  const __m512i bias8 = _mm512_set1_epi32 (127 << 23), six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0);
+  const magk k = magic_consts (f, rule, rnd, is_int);
+  size_t pb = mxk__packed_block_bytes (packing);
+  const __m512i six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0), bias8 = _mm512_set1_epi32 (127 << 23);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  uint8_t c[4][MX_BLOCK];
-  __m512i xs = _mm512_setzero_si512 ();
-  int bad = ng ? group_xs (&xs, in, in_fmt, 0, &k, rule) : 0;
-  for (size_t g = 0; g < ng; g++)
+  uint8_t c[MX_BLOCK];
+  size_t blk = 0;
+  for (; blk + 4 <= nb; blk += 4)
     {
-      size_t blk = 4 * g;
-      __m512i xs_next = _mm512_setzero_si512 ();
-      int bad_next = g + 1 < ng ? group_xs (&xs_next, in, in_fmt, blk + 4, &k, rule) : 0;
-      /* the blocks off the fast path one by one, the others from the group's exponents */
+      __m512i b[4][2], m[4];
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; j++)
+        {
+          load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j);
+          m[j] = _mm512_max_epu32 (_mm512_and_si512 (b[j][0], k.absm), _mm512_and_si512 (b[j][1], k.absm));
+        }
+      __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
+      __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
+      __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
+      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
+      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
+      __m512i xs;
+      if (rule == MX_SCALE_RCEIL_FP32)
+        {
+          /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
+           * block off it (zero, FP32 subnormals, tiny) is scaled by magic_block, and its amax
+           * is raised to the fast path's least here, so that the multiply never sees nor makes
+           * an FP32 subnormal */
+          __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k.fastlo)), k.rcp));
+          xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k.expm), k.xoff);
+          xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), xs,
+                                      _mm512_set1_epi32 (1 << 23));
+        }
+      else
+        xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k.expm), k.xoff);
+      /* bit 4j: block j off the fast path (the dwords of 128-bit lane j agree) */
+      __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k.fastlo),
+                                               _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k.fastlo));
       __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
       uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
       memcpy (scales + blk, &s4, 4);
       __m512i xl = _mm512_sub_epi32 (xs, six);
+#pragma GCC unroll 4
       for (int j = 0; j < 4; j++)
         {
-          uint8_t *dst = codes + (blk + (size_t) j) * MX_BLOCK;
-          if (bad >> j & 1)
-            {
-              size_t bj = blk + (size_t) j;
-              magic_block (scales, packing == MX_PACKING_UNPACKED ? dst : c[j], in, in_fmt, bj, f, rule, rbits, &k);
-              if (packing != MX_PACKING_UNPACKED)
-                mxk__pack_block (codes + bj * pb, c[j], packing);
-              continue;
-            }
-          __m512i xj, b0, b1, r0, r1;
-          switch (j)
-            {
-            case 0: xj = _mm512_shuffle_i32x4 (xl, xl, 0x00); break;
-            case 1: xj = _mm512_shuffle_i32x4 (xl, xl, 0x55); break;
-            case 2: xj = _mm512_shuffle_i32x4 (xl, xl, 0xAA); break;
-            default: xj = _mm512_shuffle_i32x4 (xl, xl, 0xFF); break;
-            }
-          load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
-          load_rbits (&r0, &r1, rbits, blk + (size_t) j, rnd);
-          __m128i q0 = lanes_magic (b0, xj, r0, &k), q1 = lanes_magic (b1, xj, r1, &k);
+          size_t bj = blk + (size_t) j;
+          if (off >> (4 * j) & 1)
+            continue;
+          __m512i r0, r1;
+          load_rbits (&r0, &r1, rbits, bj, rnd);
+          __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
+          __m128i q0 = lanes_magic (b[j][0], xj, r0, &k), q1 = lanes_magic (b[j][1], xj, r1, &k);
           if (packing != MX_PACKING_UNPACKED)
-            mxk__pack_v (codes + (blk + (size_t) j) * pb, q0, q1, packing);
+            mxk__pack_v (codes + bj * pb, q0, q1, packing);
           else
             {
-              _mm_storeu_si128 ((void *) dst, q0);
-              _mm_storeu_si128 ((void *) (dst + 16), q1);
+              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK), q0);
+              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK + 16), q1);
             }
         }
-      xs = xs_next, bad = bad_next;
+      /* the blocks off the fast path (rare) again from memory, each by itself: a call inside
+       * the loop above would make GCC keep fewer of its vectors in registers */
+      for (int j = 0; off & 0x1111; j++, off >>= 4)
+        if (off & 1)
+          {
+            size_t bj = blk + (size_t) j;
+            magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
+                         rbits, &k);
+            if (packing != MX_PACKING_UNPACKED)
+              mxk__pack_block (codes + bj * pb, c, packing);
+          }
     }
-  for (size_t blk = 4 * ng; blk < nb; blk++)
+  for (; blk < nb; blk++)
     {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c[0], in, in_fmt, blk, f, rule, rbits, &k);
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
+                   rbits, &k);
       if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c[0], packing);
+        mxk__pack_block (codes + blk * pb, c, packing);
     }
 }
 
@@ -421,15 +410,19 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
               mx_packing packing)
 {
+#define MXK_Q(R, RB)                                                                              \
+  (f->is_int ? quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 1)          \
+             : quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 0))
   switch (rnd)
     {
-    case MX_RNA: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNA, NULL, packing); break;
-    case MX_RTZ: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RTZ, NULL, packing); break;
-    case MX_RUP: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RUP, NULL, packing); break;
-    case MX_RDN: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RDN, NULL, packing); break;
-    case MX_SR: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_SR, rbits, packing); break;
-    default: quantize_fast (scales, codes, in, in_fmt, nb, f, rule, MX_RNE, NULL, packing); break;
+    case MX_RNA: MXK_Q (MX_RNA, NULL); break;
+    case MX_RTZ: MXK_Q (MX_RTZ, NULL); break;
+    case MX_RUP: MXK_Q (MX_RUP, NULL); break;
+    case MX_RDN: MXK_Q (MX_RDN, NULL); break;
+    case MX_SR: MXK_Q (MX_SR, rbits); break;
+    default: MXK_Q (MX_RNE, NULL); break;
     }
+#undef MXK_Q
 }
 
 static int
@@ -569,6 +562,63 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   return 0;
 }
 
+/* Dot.  Each element's exact value comes from a table in registers: its BF16 bits (every
+ * element value of the five float formats is a BF16, subnormals, Inf and NaN included) by
+ * vpermi2w on the code widened to 16 bits -- one lookup for the formats of at most 6 bits, whose
+ * sign is in the index, and for FP8 two (the 7-bit magnitude's halves, blended) with the sign
+ * bit or-ed in.  INT8 is its integer code, an exact conversion, the 2^-6 folded into the block's
+ * scale.  Widening the 16-bit words to FP32 by unpacking against zeros permutes the elements
+ * within each 128-bit lane, the same way for every format, so a block's products pair the right
+ * elements and stay in its vectors.  The products are exact in FP32 (8 x 8 significant bits,
+ * no FP32 subnormal: the least is 2^-18) and summed in double, exact as every partial sum fits
+ * 53 bits, except for the wide pairs (mxk__wide_pair), which take the scalar routine.  A NaN
+ * or Inf code's table entry is the NaN or Inf itself, so nothing is patched.  On the Zen 4 bench
+ * host E4M3 x E4M3 in cache went from 15.9 ns a block (the FP16 decode of dequantize, a scalef
+ * and a NaN patch per operand) to 8.8-9.0 ns. */
+typedef struct
+{
+  __m512i t0, t1, t2, t3;
+  int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
+} dotk;
+
+static inline dotk
+dot_consts (const mxk_fmt *f)
+{
+  dotk k;
+  uint16_t t[128] = { 0 };
+  k.kind = f->is_int ? 2 : f->bits == 8 ? 0 : 1;
+  for (int c = 0; c < (k.kind == 0 ? 128 : k.kind == 1 ? 1 << f->bits : 0); c++)
+    t[c] = (uint16_t) (mxk__f2u (mxk__decode ((uint8_t) c, f)) >> 16); /* exact: a BF16 */
+  k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
+  k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
+  return k;
+}
+
+/* A block's 32 codes -> their exact values (INT8: the integer codes) in two FP32 vectors, in the
+ * order above. */
+static inline __attribute__ ((always_inline)) void
+dot_decode (__m512 *v0, __m512 *v1, const uint8_t *p, const dotk *k)
+{
+  __m256i c = _mm256_loadu_si256 ((const void *) p);
+  if (k->kind == 2)
+    {
+      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
+      *v0 = _mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg));
+      *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
+      return;
+    }
+  __m512i w = _mm512_cvtepu8_epi16 (c);
+  __m512i h = _mm512_permutex2var_epi16 (k->t0, w, k->t1); /* index: the low 6 bits */
+  if (k->kind == 0)
+    {
+      h = _mm512_mask_blend_epi16 (_mm512_test_epi16_mask (w, _mm512_set1_epi16 (0x40)), h,
+                                   _mm512_permutex2var_epi16 (k->t2, w, k->t3));
+      h = _mm512_ternarylogic_epi32 (h, _mm512_slli_epi16 (w, 8), _mm512_set1_epi16 ((short) 0x8000), 0xF8);
+    }
+  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
+  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
+}
+
 static int
 dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                 const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
@@ -577,8 +627,8 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
   if (!pa || !pb || n % MX_BLOCK)
     return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
-  const dqk ka = dq_consts (pa), kb = dq_consts (pb);
-  const __m512 sca = dq_scale (0, &ka), scb = dq_scale (0, &kb); /* exact element values */
+  const dotk ka = dot_consts (pa), kb = dot_consts (pb);
+  const int koff = -254 - 6 * (ka.kind == 2) - 6 * (kb.kind == 2); /* INT8: codes are 2^6 x values */
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
@@ -588,17 +638,17 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
         d = mxk__block_dot (ab, pa, bb, pb, sa[blk], sb[blk]);
       else
         {
-          __m512d s = _mm512_set1_pd (-0.0); /* -0: a sum of -0 products stays -0 */
-          for (int h = 0; h < 2; h++)
-            {
-              __m512 va = dq16 (_mm_loadu_si128 ((const void *) (ab + 16 * h)), sca, &ka);
-              __m512 vb = dq16 (_mm_loadu_si128 ((const void *) (bb + 16 * h)), scb, &kb);
-              __m512 p = _mm512_mul_ps (va, vb); /* exact */
-              s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm512_castps512_ps256 (p)));
-              s = _mm512_add_pd (s, _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1))));
-            }
+          __m512 a0, a1, b0, b1;
+          dot_decode (&a0, &a1, ab, &ka);
+          dot_decode (&b0, &b1, bb, &kb);
+          __m512 p0 = _mm512_mul_ps (a0, b0), p1 = _mm512_mul_ps (a1, b1); /* exact */
+          /* no -0 to start from: a sum of -0 products is -0 anyway */
+          __m512d s = _mm512_add_pd (_mm512_add_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (p0)),
+                                                    _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p0), 1)))),
+                                     _mm512_add_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (p1)),
+                                                    _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p1), 1)))));
           double sum = _mm512_reduce_add_pd (s); /* exact: every partial sum fits 53 bits */
-          d = (float) (sum * mxk__pow2d ((int) sa[blk] + (int) sb[blk] - 254));
+          d = (float) (sum * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
         }
       acc = acc + d;
     }
