@@ -188,6 +188,26 @@ mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mx_packing pac
          || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, NULL, packing) ? MX_EINVAL : MX_OK;
 }
 
+/* The SIMD paths' quantize loop QF (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing,
+ * is_int), called once per rounding and per kind of element (INT8 or FP) so that both are
+ * compile-time constants inside it; the arguments before rnd follow packing. */
+#define MXK__QUANTIZE_BY_ROUNDING(QF, f, rnd, rbits, packing, ...)                             \
+  do                                                                                         \
+    {                                                                                        \
+      switch (rnd)                                                                           \
+        {                                                                                    \
+        case MX_RNA: MXK__QF1 (QF, f, MX_RNA, NULL, packing, __VA_ARGS__); break;             \
+        case MX_RTZ: MXK__QF1 (QF, f, MX_RTZ, NULL, packing, __VA_ARGS__); break;             \
+        case MX_RUP: MXK__QF1 (QF, f, MX_RUP, NULL, packing, __VA_ARGS__); break;             \
+        case MX_RDN: MXK__QF1 (QF, f, MX_RDN, NULL, packing, __VA_ARGS__); break;             \
+        case MX_SR: MXK__QF1 (QF, f, MX_SR, rbits, packing, __VA_ARGS__); break;              \
+        default: MXK__QF1 (QF, f, MX_RNE, NULL, packing, __VA_ARGS__); break;                 \
+        }                                                                                    \
+    }                                                                                        \
+  while (0)
+#define MXK__QF1(QF, f, R, RB, packing, ...)                                                  \
+  ((f)->is_int ? QF (__VA_ARGS__, R, RB, packing, 1) : QF (__VA_ARGS__, R, RB, packing, 0))
+
 static inline uint32_t
 mxk__bf16_of (uint32_t f32) /* RNE, NaN kept quiet with its sign */
 {

@@ -270,19 +270,8 @@ quantize_avx2 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   /* one copy per rounding and per kind of element (INT8 or FP), so that both are fixed at
    * compile time: a run-time test of the kind in the block loop let GCC hoist both kinds'
    * lane arithmetic above it, and the register spills cost rup 0.3 ns per block */
-#define MXK_Q(R, RB)                                                                              \
-  (f->is_int ? quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 1)          \
-             : quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 0))
-  switch (rnd)
-    {
-    case MX_RNA: MXK_Q (MX_RNA, NULL); break;
-    case MX_RTZ: MXK_Q (MX_RTZ, NULL); break;
-    case MX_RUP: MXK_Q (MX_RUP, NULL); break;
-    case MX_RDN: MXK_Q (MX_RDN, NULL); break;
-    case MX_SR: MXK_Q (MX_SR, rbits); break;
-    default: MXK_Q (MX_RNE, NULL); break;
-    }
-#undef MXK_Q
+  MXK__QUANTIZE_BY_ROUNDING (quantize_fast, f, rnd, rbits, packing,
+                             scales, codes, in, in_fmt, nb, f, rule);
   return 0;
 }
 

@@ -410,19 +410,8 @@ quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in
               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
               mx_packing packing)
 {
-#define MXK_Q(R, RB)                                                                              \
-  (f->is_int ? quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 1)          \
-             : quantize_fast (scales, codes, in, in_fmt, nb, f, rule, R, RB, packing, 0))
-  switch (rnd)
-    {
-    case MX_RNA: MXK_Q (MX_RNA, NULL); break;
-    case MX_RTZ: MXK_Q (MX_RTZ, NULL); break;
-    case MX_RUP: MXK_Q (MX_RUP, NULL); break;
-    case MX_RDN: MXK_Q (MX_RDN, NULL); break;
-    case MX_SR: MXK_Q (MX_SR, rbits); break;
-    default: MXK_Q (MX_RNE, NULL); break;
-    }
-#undef MXK_Q
+  MXK__QUANTIZE_BY_ROUNDING (quantize_fast, f, rnd, rbits, packing,
+                             scales, codes, in, in_fmt, nb, f, rule);
 }
 
 static int
