@@ -268,12 +268,11 @@ rand_f32 (rng *r, int top)
 }
 
 /*--------------------------------------------------------------- vectors -*/
-typedef struct { long files, cases; } vstat;
 
 static int
 vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned long line)
 {
-  vstat *v = ctx;
+  vec_stat *v = ctx;
   mx_policy ocp = mx_policy_ocp ();
   (void) line;
   if (h->k != 32 || h->scale != E8M0)
@@ -365,13 +364,9 @@ vcase (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsigned l
 static void
 vfile (const char *path, void *ctx)
 {
-  vstat *v = ctx;
-  long before = v->cases;
-  int rc = mxv_each_case (path, vcase, v);
-  if (rc == 0 && v->cases > before)
-    v->files++;
-  else if (rc != 77)
-    CHECK (0, "%s: rc %d", path, rc);
+  int empty, rc = vec_stream_file (path, vcase, ctx, &empty);
+  if (rc != 77)
+    CHECK (rc == 0 && !empty, "%s: rc %d%s", path, rc, empty ? ", no case" : "");
 }
 
 /*------------------------------------------------------------ threads -*/
@@ -927,7 +922,7 @@ main (int argc, char **argv)
       /* every applicable committed vector file through every path */
       static const char *globs[] = { "ocp/quantize", "ocp/dequantize", "ocp/dot", "profiles/torchao-rceil",
                                      "profiles/microxcaling" };
-      vstat v = { 0, 0 };
+      vec_stat v = { 0, 0 };
       for (size_t g = 0; g < sizeof globs / sizeof globs[0]; g++)
         CHECK (vec_each_file (vdir, globs[g], vfile, &v) > 0, "%s/%s: no vector file, or unreadable", vdir, globs[g]);
       printf ("tkernels: %ld committed vector files (%ld cases) through %d paths\n", v.files, v.cases, npaths);

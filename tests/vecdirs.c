@@ -1,4 +1,5 @@
-/* vecdirs -- walk one directory of the vector suite in name order (POSIX dirent).
+/* vecdirs -- walk one directory of the vector suite in name order (POSIX dirent), and stream
+ * one file's cases.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -66,5 +67,16 @@ vec_each_file (const char *dir, const char *sub, void (*fn) (const char *path, v
   for (size_t i = 0; i < n; i++)
     free (names[i]);
   free (names);
+  return rc;
+}
+
+int
+vec_stream_file (const char *path, mxv_case_fn fn, vec_stat *v, int *empty)
+{
+  long before = v->cases;
+  int rc = mxv_each_case (path, fn, v);
+  *empty = rc == 0 && v->cases == before;
+  if (rc == 0 && !*empty)
+    v->files++;
   return rc;
 }
