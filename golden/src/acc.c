@@ -11,14 +11,13 @@ mx__acc_init (mx__acc *a)
   mpz_init2 (a->sum, 640);
   mpz_init2 (a->t, 640);
   mpz_init2 (a->zx, 128);
-  mpz_init2 (a->zy, 64);
   mx__acc_reset (a);
 }
 
 void
 mx__acc_clear (mx__acc *a)
 {
-  mpz_clears (a->sum, a->t, a->zx, a->zy, NULL);
+  mpz_clears (a->sum, a->t, a->zx, NULL);
 }
 
 void
@@ -100,29 +99,31 @@ mx__acc_add (mx__acc *a, mpfr_srcptr x)
 }
 
 void
-mx__acc_add_product (mx__acc *a, mpfr_srcptr x, mpfr_srcptr y, long e)
+mx__acc_add_exact_product (mx__acc *a, const mx__exact *x, const mx__exact *y)
 {
   a->terms++;
-  int neg = (mpfr_signbit (x) != 0) != (mpfr_signbit (y) != 0);
-  if (mpfr_nan_p (x) || mpfr_nan_p (y))
+  int neg = x->neg != y->neg;
+  if (x->cls == MX__NAN || y->cls == MX__NAN)
     a->nan = 1;
-  else if (mpfr_inf_p (x) || mpfr_inf_p (y))
+  else if (x->cls == MX__INF || y->cls == MX__INF)
     {
-      if (mpfr_zero_p (x) || mpfr_zero_p (y))
+      if (x->cls == MX__ZERO || y->cls == MX__ZERO)
         a->nan = 1; /* Inf * 0 */
       else
         note_inf (a, neg);
     }
-  else if (mpfr_zero_p (x) || mpfr_zero_p (y))
+  else if (x->cls == MX__ZERO || y->cls == MX__ZERO)
     {
       a->all_negzero &= neg;
       a->all_poszero &= !neg;
     }
   else
     {
-      long ex = get_z_2exp (a->zx, x), ey = get_z_2exp (a->zy, y);
-      mpz_mul (a->zx, a->zx, a->zy);
-      add_z (a, a->zx, ex + ey + e);
+      mpz_set_ui (a->zx, x->m); /* m < 2^53 fits an unsigned long (LP64) */
+      mpz_mul_ui (a->zx, a->zx, y->m);
+      if (neg)
+        mpz_neg (a->zx, a->zx);
+      add_z (a, a->zx, x->e + y->e);
       a->all_negzero = a->all_poszero = 0;
     }
 }

@@ -15,7 +15,7 @@ typedef struct
   int all_negzero; /* every term so far was -0 } these two decide the sign of an exact zero */
   int all_poszero; /* every term so far was +0 } */
   int terms;
-  mpz_t t, zx, zy; /* scratch, kept between terms: a dot's products allocate nothing */
+  mpz_t t, zx;     /* scratch, kept between terms: a dot's products allocate nothing */
 } mx__acc;
 
 void mx__acc_init (mx__acc *a);
@@ -23,8 +23,8 @@ void mx__acc_clear (mx__acc *a);
 void mx__acc_reset (mx__acc *a);
 /* Add x (exact, any precision). */
 void mx__acc_add (mx__acc *a, mpfr_srcptr x);
-/* Add x * y * 2^e exactly (x, y exact; Inf * 0 is NaN). */
-void mx__acc_add_product (mx__acc *a, mpfr_srcptr x, mpfr_srcptr y, long e);
+/* Add x * y exactly (Inf * 0 is NaN): two codes decoded by mx__decode_exact. */
+void mx__acc_add_exact_product (mx__acc *a, const mx__exact *x, const mx__exact *y);
 /* Add another accumulator. */
 void mx__acc_add_acc (mx__acc *a, const mx__acc *b);
 /* Multiply the finite part by 2^e (exact). */

@@ -3,59 +3,77 @@
 #include "internal.h"
 
 unsigned
-mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
+mx__decode_exact (mx__exact *x, const mx_format *f, uint64_t code)
 {
   code &= mx__mask (f->bits);
   uint64_t mag = code & mx__mask (mx__mag_bits (f));
-  int neg = f->sign && (code >> (f->bits - 1)) & 1;
+  x->neg = f->sign && (code >> (f->bits - 1)) & 1;
+  x->cls = MX__FINITE;
+  x->m = 0;
+  x->e = 0;
 
   switch (f->special)
     {
     case MX_SPECIAL_INT:
       {
-        /* Two's complement: the sign bit weighs -2^(bits-1). */
-        int64_t v = (int64_t) mag - (neg ? (int64_t) 1 << (f->bits - 1) : 0);
-        mpfr_set_si_2exp (rop, v, -(long) f->mbits, MPFR_RNDN);
-        return 0;
+        /* Two's complement: the sign bit weighs -2^(bits-1); zero is +0. */
+        x->m = x->neg ? ((uint64_t) 1 << (f->bits - 1)) - mag : mag;
+        x->e = -(long) f->mbits;
+        x->neg = x->m != 0 && x->neg;
+        break;
       }
     case MX_SPECIAL_POW2:
       if (mag == mx__mask (f->ebits))
         {
-          mpfr_set_nan (rop);
+          x->cls = MX__NAN;
           return MX_FLAG_INVALID;
         }
-      mpfr_set_ui_2exp (rop, 1, mx__pow2_exponent (f, mag), MPFR_RNDN);
+      x->m = 1;
+      x->e = mx__pow2_exponent (f, mag);
       return 0;
     default:
+      {
+        uint64_t efield = mag >> f->mbits, frac = mag & mx__mask (f->mbits);
+        if ((f->special == MX_SPECIAL_IEEE && efield == mx__mask (f->ebits))
+            || (f->special == MX_SPECIAL_FN && mag == mx__mask (mx__mag_bits (f))))
+          {
+            x->cls = f->special == MX_SPECIAL_IEEE && frac == 0 ? MX__INF : MX__NAN;
+            return x->cls == MX__NAN ? MX_FLAG_INVALID : 0;
+          }
+        if (efield == 0) /* zero or subnormal: frac * 2^(emin - mbits) */
+          x->m = frac, x->e = (long) f->emin - (long) f->mbits;
+        else
+          x->m = frac | ((uint64_t) 1 << f->mbits), x->e = (long) efield - f->bias - (long) f->mbits;
+        break;
+      }
+    }
+  if (x->m == 0)
+    x->cls = MX__ZERO;
+  return 0;
+}
+
+unsigned
+mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code)
+{
+  mx__exact x;
+  unsigned fl = mx__decode_exact (&x, f, code);
+  switch (x.cls)
+    {
+    case MX__NAN:
+      mpfr_set_nan (rop);
+      if (f->special != MX_SPECIAL_POW2) /* a scale's NaN has no sign bit: rop's stays */
+        mpfr_setsign (rop, rop, x.neg, MPFR_RNDN);
+      break;
+    case MX__INF:
+      mpfr_set_inf (rop, x.neg ? -1 : 1);
+      break;
+    default:
+      mpfr_set_ui_2exp (rop, x.m, x.e, MPFR_RNDN); /* exact: x.m < 2^63 */
+      if (x.neg)
+        mpfr_neg (rop, rop, MPFR_RNDN);
       break;
     }
-
-  uint64_t efield = mag >> f->mbits, frac = mag & mx__mask (f->mbits);
-  if (f->special == MX_SPECIAL_IEEE && efield == mx__mask (f->ebits))
-    {
-      if (frac != 0)
-        {
-          mpfr_set_nan (rop);
-          mpfr_setsign (rop, rop, neg, MPFR_RNDN);
-          return MX_FLAG_INVALID;
-        }
-      mpfr_set_inf (rop, neg ? -1 : 1);
-      return 0;
-    }
-  if (f->special == MX_SPECIAL_FN && mag == mx__mask (mx__mag_bits (f)))
-    {
-      mpfr_set_nan (rop);
-      mpfr_setsign (rop, rop, neg, MPFR_RNDN);
-      return MX_FLAG_INVALID;
-    }
-  if (efield == 0) /* zero or subnormal: frac * 2^(emin - mbits) */
-    mpfr_set_ui_2exp (rop, frac, (long) f->emin - (long) f->mbits, MPFR_RNDN);
-  else
-    mpfr_set_ui_2exp (rop, frac | ((uint64_t) 1 << f->mbits),
-                      (long) efield - f->bias - (long) f->mbits, MPFR_RNDN);
-  if (neg)
-    mpfr_neg (rop, rop, MPFR_RNDN);
-  return 0;
+  return fl;
 }
 
 unsigned

@@ -16,48 +16,50 @@
 
 /* Multiply the accumulator's value by the two scale values (exact). */
 static void
-apply_scales (mx__acc *a, mpfr_srcptr sa, mpfr_srcptr sb)
+apply_scales (mx__acc *a, const mx__exact *sa, const mx__exact *sb)
 {
-  if (mpfr_nan_p (sa) || mpfr_nan_p (sb))
+  if (sa->cls == MX__NAN || sb->cls == MX__NAN)
     {
       a->nan = 1; /* OCP 5.1: a NaN scale makes the block NaN */
       return;
     }
-  if (mpfr_zero_p (sa) || mpfr_zero_p (sb)) /* a linear scale of 0 */
+  if (sa->cls == MX__ZERO || sb->cls == MX__ZERO) /* a linear scale of 0 */
     {
       if (a->pinf || a->ninf)
         a->nan = 1;
       mpz_set_ui (a->sum, 0);
       return;
     }
-  long ea = mpfr_get_z_2exp (a->zx, sa), eb = mpfr_get_z_2exp (a->zy, sb);
-  mpz_mul (a->sum, a->sum, a->zx);
-  mpz_mul (a->sum, a->sum, a->zy);
-  mx__acc_scale (a, ea + eb);
+  /* a scale format has no sign and no infinity (mx__check_dot: role SCALE) */
+  if (sa->m != 1)
+    mpz_mul_ui (a->sum, a->sum, sa->m);
+  if (sb->m != 1)
+    mpz_mul_ui (a->sum, a->sum, sb->m);
+  mx__acc_scale (a, sa->e + sb->e);
 }
 
 /* The exact dot of block j times its scales, into b. */
 static void
-block_dot (mx__acc *b, mpfr_t pa, mpfr_t pb, mpfr_t sa, mpfr_t sb,
-           const uint64_t *ca, const mx_format *ea, const uint64_t *cb, const mx_format *eb,
-           uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
+block_dot (mx__acc *b, const uint64_t *ca, const mx_format *ea, const uint64_t *cb,
+           const mx_format *eb, uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
 {
+  mx__exact xa, xb;
   mx__acc_reset (b);
-  mx__decode (sa, sf, scale_a);
-  mx__decode (sb, sf, scale_b);
   for (size_t i = 0; i < k; i++)
     {
-      mx__decode (pa, ea, ca[i]);
-      mx__decode (pb, eb, cb[i]);
-      mx__acc_add_product (b, pa, pb, 0);
+      mx__decode_exact (&xa, ea, ca[i]);
+      mx__decode_exact (&xb, eb, cb[i]);
+      mx__acc_add_exact_product (b, &xa, &xb);
     }
-  apply_scales (b, sa, sb);
+  mx__decode_exact (&xa, sf, scale_a);
+  mx__decode_exact (&xb, sf, scale_b);
+  apply_scales (b, &xa, &xb);
 }
 
 /*------------------------------------------------------- tensor-core model -*/
 /* One group: terms t[0..n) (exact), accumulator acc (FP32 value, in/out). */
 static unsigned
-tc_group (mpfr_t acc, mpfr_t *t, const long *te, size_t n, mpfr_srcptr sa, mpfr_srcptr sb,
+tc_group (mpfr_t acc, mpfr_t *t, const long *te, size_t n, const mx__exact *sa, const mx__exact *sb,
           const mx_tc_model *m)
 {
   mx__acc s;
@@ -137,6 +139,7 @@ dot_tc (mpfr_t acc, unsigned *flp, const uint64_t scale_a[], const uint64_t code
   if (m->scale_point == MX_TC_SCALE_GROUP && g > k)
     g = k; /* a group cannot straddle two blocks' scales */
   mpfr_t *t = malloc (g * sizeof *t), pa, pb, sa, sb;
+  mx__exact xsa, xsb;
   long *te = malloc (g * sizeof *te);
   unsigned fl = 0;
   size_t nt = 0;
@@ -153,6 +156,8 @@ dot_tc (mpfr_t acc, unsigned *flp, const uint64_t scale_a[], const uint64_t code
     {
       mx__decode (sa, sf, scale_a[j]);
       mx__decode (sb, sf, scale_b[j]);
+      mx__decode_exact (&xsa, sf, scale_a[j]);
+      mx__decode_exact (&xsb, sf, scale_b[j]);
       for (size_t i = 0; i < k; i++)
         {
           mx__decode (pa, ea, codes_a[j * k + i]);
@@ -177,7 +182,7 @@ dot_tc (mpfr_t acc, unsigned *flp, const uint64_t scale_a[], const uint64_t code
           if (nt == g || (m->scale_point == MX_TC_SCALE_GROUP && block_end)
               || (j + 1 == nb && block_end))
             {
-              fl |= tc_group (acc, t, te, nt, sa, sb, m);
+              fl |= tc_group (acc, t, te, nt, &xsa, &xsb, m);
               nt = 0;
             }
         }
@@ -204,27 +209,29 @@ dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t sca
            unsigned *each_fl)
 {
   mx__acc s, grp;
-  mpfr_t pa, pb, sa, sb, acc;
+  mx__exact sa, sb;
+  mpfr_t acc;
   unsigned fl = 0, f;
   mx__acc_init (&s);
   mx__acc_init (&grp);
-  mpfr_inits2 (64, pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mpfr_init2 (acc, 64);
   mx__decode (acc, mx_format_get (MX_FP32), cin);
   uint64_t code = 0;
   for (size_t j = 0; j < nb; j++)
     {
-      mx__decode (sa, sf, scale_a[j]);
-      mx__decode (sb, sf, scale_b[j]);
+      mx__decode_exact (&sa, sf, scale_a[j]);
+      mx__decode_exact (&sb, sf, scale_b[j]);
       for (size_t i0 = j * k; i0 < (j + 1) * k; i0 += g)
         {
           mx__acc_reset (&grp);
           for (size_t i = i0; i < i0 + g; i++)
             {
-              mx__decode (pa, ea, codes_a[i]);
-              mx__decode (pb, eb, codes_b[i]);
-              mx__acc_add_product (&grp, pa, pb, 0);
+              mx__exact xa, xb;
+              mx__decode_exact (&xa, ea, codes_a[i]);
+              mx__decode_exact (&xb, eb, codes_b[i]);
+              mx__acc_add_exact_product (&grp, &xa, &xb);
             }
-          apply_scales (&grp, sa, sb);
+          apply_scales (&grp, &sa, &sb);
           mx__acc_reset (&s);
           mx__acc_add (&s, acc);
           mx__acc_add_acc (&s, &grp);
@@ -239,7 +246,7 @@ dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t sca
   *flp = fl;
   mx__acc_clear (&s);
   mx__acc_clear (&grp);
-  mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mpfr_clear (acc);
 }
 
 /* The FP32 accumulator into the output format; its flags. */
@@ -283,12 +290,12 @@ dot_run (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
 {
   const mx_format *f32 = mx_format_get (MX_FP32);
   mx__acc total, b;
-  mpfr_t pa, pb, sa, sb, acc;
+  mpfr_t d, acc;
   unsigned fl = 0, f;
   int rc = MX_OK;
   mx__acc_init (&total);
   mx__acc_init (&b);
-  mpfr_inits2 (64, pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mpfr_inits2 (64, d, acc, (mpfr_ptr) 0);
   mx__decode (acc, f32, cin);
 
   switch (dp->accum)
@@ -297,7 +304,7 @@ dot_run (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
       mx__acc_add (&total, acc);
       for (size_t j = 0; j < nb; j++)
         {
-          block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
+          block_dot (&b, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
                      scale_b[j], sf, k);
           mx__acc_add_acc (&total, &b);
           if (each && j + 1 < nb)
@@ -309,13 +316,13 @@ dot_run (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
     case MX_ACCUM_BLOCK_FP32:
       for (size_t j = 0; j < nb; j++)
         {
-          block_dot (&b, pa, pb, sa, sb, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
+          block_dot (&b, codes_a + j * k, ea, codes_b + j * k, eb, scale_a[j],
                      scale_b[j], sf, k);
-          mx__decode (pa, f32, mx__acc_round (&b, f32, &f, rnd)); /* d_j in FP32 */
+          mx__decode (d, f32, mx__acc_round (&b, f32, &f, rnd)); /* d_j in FP32 */
           fl |= f;
           mx__acc_reset (&total);
           mx__acc_add (&total, acc);
-          mx__acc_add (&total, pa);
+          mx__acc_add (&total, d);
           mx__decode (acc, f32, mx__acc_round (&total, f32, &f, MX_RNE)); /* acc + d_j, RNE */
           fl |= f;
           if (each && j + 1 < nb)
@@ -345,7 +352,7 @@ dot_run (uint64_t *out, unsigned *flags, const mx_format *of, const uint64_t sca
     }
   mx__acc_clear (&total);
   mx__acc_clear (&b);
-  mpfr_clears (pa, pb, sa, sb, acc, (mpfr_ptr) 0);
+  mpfr_clears (d, acc, (mpfr_ptr) 0);
   if (flags)
     *flags = fl;
   if (each && rc == MX_OK)

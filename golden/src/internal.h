@@ -82,6 +82,19 @@ mx__pow2_exponent (const mx_format *s, uint64_t code)
 /* The built-in formats (formats.def), by id: an address constant for static tables. */
 extern const mx_format mx__format_table[MX_FORMAT_COUNT];
 
+/* A code's exact value in integers: NaN, +-Inf, or (-1)^neg m 2^e (m = 0 for a zero, signed by
+ * neg).  mx__decode is this into MPFR; the dot products' inner loops take it as it is. */
+typedef enum { MX__ZERO, MX__FINITE, MX__INF, MX__NAN } mx__class;
+typedef struct
+{
+  mx__class cls;
+  int neg;
+  uint64_t m;
+  long e;
+} mx__exact;
+/* Returns MX_FLAG_INVALID for a NaN code, as mx__decode. */
+unsigned mx__decode_exact (mx__exact *x, const mx_format *f, uint64_t code);
+
 /* The internal operations (the public ones without the MPFR state handling). */
 unsigned mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
 int mx__encode (uint64_t *code, unsigned *flags, const mx_format *f, mpfr_srcptr x,
