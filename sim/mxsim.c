@@ -13,7 +13,8 @@
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
  *   --errors N (first N mismatches decoded, *10)  --quiet
- *   --threads N                    golden model threads for --random (default: online CPUs)
+ *   --threads N                    --random: threads that draw the beats and run the golden model,
+ *                                  a batch ahead of the DUT (default: online CPUs)
  * Ends with 'N passed, M failed'; exit 0 all passed, 1 any mismatch, 2 bad usage or input,
  * 77 a vector file this RTL does not implement (policy, block size, format).
  * SPDX-License-Identifier: MIT */
@@ -46,8 +47,10 @@ typedef struct
   uint8_t sa, sb, a[K], b[K];
   int fa, fb, clear, accum, glog, obf16;   /* glog: fused-group G = 2^glog */
   uint32_t cin, exp_acc;             /* and exp_flags */
-  /* where it came from */
+  /* where it came from: a vector file's line (where), or random block or dot id (where empty;
+   * report spells it out: a mismatch is rare, a random beat is not) */
   long id;
+  int blk; /* a random dot's block */
   char where[96];
 } beat;
 
@@ -68,7 +71,8 @@ typedef struct
   int stall_pct;
   long errors_max, passed, failed, beats_in, beats_out;
   int quiet;
-  mxv_rng rng;
+  mxv_rng rng;        /* the random beats' inputs (drawn by whichever thread does the golden model) */
+  mxv_rng stall_rng;  /* the valid/ready stalls (the main thread, as it clocks the DUT) */
   dut *d;
   beat q[QCAP];       /* the scoreboard: expected results in order */
   int qh, qn;
@@ -117,9 +121,16 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
   s->failed++;
   if (s->errors_max && s->failed > s->errors_max)
     return;
+  char where[96];
+  if (e->where[0])
+    snprintf (where, sizeof where, "%s", e->where);
+  else if (s->unit == 0)
+    snprintf (where, sizeof where, "random block %ld", e->id);
+  else
+    snprintf (where, sizeof where, "random dot %ld block %d", e->id, e->blk);
   if (s->unit == 0)
     {
-      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", e->where, fmt_name (e->fmt),
+      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", where, fmt_name (e->fmt),
               mx_rounding_name ((mx_rounding) e->rnd), mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[e->rule],
               e->ovf, e->bf16 ? " bf16" : "");
       for (int i = 0; i < K; i++)
@@ -143,7 +154,7 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
   else
     {
       printf ("MISMATCH %s: %s x %s accum %s group %d out %s rnd %s clear %d cin %08X\n  A %02X:",
-              e->where, fmt_name (e->fa), fmt_name (e->fb), mx_accum_name ((mx_accum) e->accum),
+              where, fmt_name (e->fa), fmt_name (e->fb), mx_accum_name ((mx_accum) e->accum),
               1 << e->glog, e->obf16 ? "bf16" : "fp32", mx_rounding_name ((mx_rounding) e->rnd), e->clear,
               e->cin, e->sa);
       for (int i = 0; i < K; i++)
@@ -209,8 +220,8 @@ cycle (sim *s, const beat *b)
 {
   for (;;)
     {
-      int present = b && (s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct);
-      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct;
+      int present = b && (s->stall_pct == 0 || (int) (mxv_rng_next (&s->stall_rng) % 100) >= s->stall_pct);
+      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->stall_rng) % 100) >= s->stall_pct;
       if (!b)
         idle_inputs (s);
       else if (s->unit == 0)
@@ -245,7 +256,7 @@ drain (sim *s)
 {
   for (int i = 0; i < 256 && s->qn > 0; i++) /* a fused-group beat of G = 1 takes K cycles */
     {
-      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->rng) % 100) >= s->stall_pct;
+      int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->stall_rng) % 100) >= s->stall_pct;
       idle_inputs (s);
       dut_set_out_ready (s->d, ready || i > 128);
       dut_eval (s->d);
@@ -374,7 +385,6 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
     for (int i = 0; i < K; i++)
       b->lanes[i] &= b->bf16 ? 0x8000u : 0x80000000u;
   b->id = id;
-  snprintf (b->where, sizeof b->where, "random block %ld", id);
 }
 
 /* A code mask that keeps the sign and the two lowest bits (E5M2: the subnormals 0..3 x 2^-16). */
@@ -447,6 +457,8 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
   uint64_t mb = cancel && (w >> 23) % 4 == 0 ? low_codes (fb) : 0xFF;
   if (zeros)
     cin = (x >> 35) & 1 ? 0x80000000u : 0;
+  ma &= code_mask (fa);
+  mb &= code_mask (fb);
   for (size_t j = 0; j < nb; j++)
     {
       unsigned long long y = mxv_rng_next (&s->rng);
@@ -463,8 +475,8 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
       for (int i = 0; i < K; i++)
         {
           unsigned long long z = mxv_rng_next (&s->rng);
-          a[j * K + (size_t) i] = z & code_mask (fa) & ma;
-          b[j * K + (size_t) i] = (z >> 8) & code_mask (fb) & mb;
+          a[j * K + (size_t) i] = z & ma;
+          b[j * K + (size_t) i] = (z >> 8) & mb;
           if (zeros)
             {
               /* a signed zero code (INT8 has only +0); B's sign is A's xor the block's t */
@@ -521,7 +533,7 @@ random_dot (sim *s, job *jb, int fmt_sel, long long c)
           bt->glog = (x >> 62) & 1 ? glog : 6 + (int) ((x >> 61) & 1);
         }
       bt->id = (long) c;
-      snprintf (bt->where, sizeof bt->where, "random dot %lld block %zu", c, j);
+      bt->blk = (int) j;
     }
 }
 
@@ -557,9 +569,10 @@ golden_job (job *jb)
 
 /*------------------------------------------------------------ golden pool -*/
 /* The golden model runs ahead of the simulation: while the DUT runs batch n, the pool's threads
- * (and the main thread, once its simulation is done) compute batch n+1.  Each job is whole in one
- * thread and the batches are drawn in order from the one seeded generator, so what is checked
- * does not depend on the number of threads. */
+ * (and the main thread, once its simulation is done) draw batch n+1 and compute its results.
+ * The first thread into a batch draws all of it, in order, from the one seeded generator; each
+ * job's results are whole in one thread: what is checked does not depend on the number of
+ * threads, and the main thread only clocks the DUT. */
 #define BATCH 512
 #define CHUNK 8
 
@@ -567,6 +580,10 @@ typedef struct
 {
   job *jobs;
   size_t n;
+  long long first; /* the number of the batch's first random block or dot */
+  int drawn;       /* under pool.mu */
+  sim *s;
+  int fsel;
   atomic_size_t next, done;
 } batch;
 
@@ -581,10 +598,35 @@ static struct
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
            NULL, 0, 0, 0 };
 
-/* Take chunks of b until none is left. */
+/* b's jobs from the generator (under pool.mu: the other threads wait for them). */
+static void
+draw (batch *b)
+{
+  sim *s = b->s;
+  for (size_t j = 0; j < b->n; j++)
+    {
+      job *jb = &b->jobs[j];
+      long long id = b->first + (long long) j;
+      if (s->unit == 0)
+        {
+          jb->mac = 0;
+          jb->nbeats = 1;
+          random_quantize_beat (s, &jb->b[0], b->fsel >= 0 ? b->fsel : elems[id % nelems], (long) id);
+        }
+      else
+        random_dot (s, jb, b->fsel, id);
+    }
+  b->drawn = 1;
+}
+
+/* Draw b if no thread has, then take chunks of it until none is left. */
 static void
 work (batch *b)
 {
+  pthread_mutex_lock (&pool.mu);
+  if (!b->drawn)
+    draw (b);
+  pthread_mutex_unlock (&pool.mu);
   for (;;)
     {
       size_t i = atomic_fetch_add (&b->next, CHUNK);
@@ -627,13 +669,14 @@ worker (void *arg)
   return NULL;
 }
 
-/* Hand b (its jobs drawn) to the pool. */
+/* Hand b (its jobs to draw) to the pool. */
 static void
 post (batch *b)
 {
   atomic_store (&b->done, 0);
   atomic_store (&b->next, 0);
   pthread_mutex_lock (&pool.mu);
+  b->drawn = 0;
   pool.cur = b;
   pool.gen++;
   pthread_cond_broadcast (&pool.work);
@@ -679,20 +722,9 @@ run_random (sim *s, long long n, int fsel, int threads)
   for (;;)
     {
       batch *nx = &bt[cur ^ 1];
-      nx->n = 0;
-      for (; nx->n < BATCH && drawn < n; nx->n++, drawn++)
-        {
-          job *jb = &nx->jobs[nx->n];
-          if (s->unit == 0)
-            {
-              jb->mac = 0;
-              jb->nbeats = 1;
-              random_quantize_beat (s, &jb->b[0], fsel >= 0 ? fsel : elems[drawn % nelems],
-                                    (long) drawn);
-            }
-          else
-            random_dot (s, jb, fsel, drawn);
-        }
+      nx->n = n - drawn < BATCH ? (size_t) (n - drawn) : BATCH;
+      nx->first = drawn, nx->s = s, nx->fsel = fsel;
+      drawn += (long long) nx->n;
       if (nx->n)
         post (nx);
       batch *b = &bt[cur];
@@ -855,8 +887,9 @@ usage (FILE *o)
               "             [--threads N]\n"
               "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
               "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n"
-              "--random: the golden model runs a batch ahead of the DUT on --threads threads\n"
-              "(default: every online CPU); the blocks checked do not depend on N.\n"
+              "--random: --threads threads draw the beats and run the golden model a batch\n"
+              "ahead of the DUT (default: every online CPU); the blocks checked do not depend\n"
+              "on N.  --stalls draws from a stream of its own: the blocks do not depend on it.\n"
               "--accum (mac): random dots of one accumulation model only (default: all three).\n");
 }
 
@@ -936,6 +969,7 @@ main (int argc, char **argv)
       usage (stderr);
       return 2;
     }
+  s.stall_rng.s = s.rng.s ^ 0x5354414C4C53ull; /* "STALLS": a stream of its own from the seed */
   if (s.accum_sel >= 0 && (vectors || s.unit != 1))
     {
       fprintf (stderr, "mxsim: --accum goes with --unit mac --random\n");
