@@ -85,6 +85,12 @@ localparam logic [47:0] MX_ELEM_MAX_MAG = {8'h7F, 8'h7, 8'h1F, 8'h1F, 8'h7B, 8'h
 localparam logic [47:0] MX_ELEM_SIGMAX = {8'h7F, 8'h3, 8'h7, 8'hF, 8'h7, 8'hE};
 // fl32(1/max)'s significand (rceil-fp32): 1/max = RCP * 2^(-24 - emax)
 localparam logic [143:0] MX_ELEM_RCP = {24'h810204, 24'hAAAAAB, 24'h924925, 24'h888889, 24'h924925, 24'h924925};
+// log2 scale rules: entry 9j + k + 1 (24 bits), k the binade class -1..7 of the integer
+// the rounded log2 may reach, j = 0 for FP32 (p = 24), 1 for BF16 (p = 8), d = 2^(k-p)
+// floor: f >= TF iff log2(1.f) > 1 - d (TF = floor((2^(1-d) - 1) 2^23) + 1)
+localparam logic [431:0] MX_LOG2_TF = {24'h3504F4, 24'h5744FD, 24'h6AC0C7, 24'h75257E, 24'h7A83B3, 24'h7D3E0D, 24'h7E9E12, 24'h7F4ECC, 24'h7FA757, 24'h7FFFA8, 24'h7FFFD4, 24'h7FFFEA, 24'h7FFFF5, 24'h7FFFFB, 24'h7FFFFE, 24'h7FFFFF, 24'h800000, 24'h800000};
+// ceil: f < TC iff log2(1.f) < d (TC = floor((2^d - 1) 2^23) + 1)
+localparam logic [431:0] MX_LOG2_TC = {24'h3504F4, 24'h1837F1, 24'h0B95C2, 24'h05AAC4, 24'h02CD87, 24'h0164D2, 24'h00B1EE, 24'h0058D8, 24'h002C65, 24'h00002D, 24'h000017, 24'h00000C, 24'h000006, 24'h000003, 24'h000002, 24'h000001, 24'h000001, 24'h000001};
 // the sign bit of the code (INT: the two's-complement top bit)
 localparam logic [47:0] MX_ELEM_SIGNBIT = {8'h80, 8'h8, 8'h20, 8'h20, 8'h80, 8'h80};
 // two's complement integer

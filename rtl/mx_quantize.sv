@@ -4,8 +4,9 @@
 // scale 0x00; zero signs kept; INT8 -127..127; FP32 subnormal inputs kept).
 // Runtime: element format (the six OCP formats, or those of FMT_MASK; an unsupported fmt_i gives
 // the NaN scale 0xFF, codes 0 and the INVALID flag), rounding (all eight modes of roundings.def; sr
-// with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil rceil-fp32),
-// overflow (sat | ovf), FP32 or BF16 lanes.
+// with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil rceil-fp32
+// floor-log2f floor-log2-input ceil-log2-input even-fp32; any other rule_i gives the NaN scale,
+// codes 0 and the INVALID flag, as an unsupported format), overflow (sat | ovf), FP32 or BF16 lanes.
 // valid/ready, fully pipelined: II = 1, latency 3 cycles (input register, scale register, output
 // register); a stalled output holds the whole pipeline, so no beat is lost or duplicated.
 // SPDX-License-Identifier: MIT
@@ -22,7 +23,7 @@ module mx_quantize #(
   input  logic                 in_bf16_i,
   input  logic [2:0]           fmt_i,         // MX_FMT_*
   input  logic [MX_RND_W-1:0]  rnd_i,         // MX_RND_*
-  input  logic [2:0]           rule_i,        // MX_SCALE_* (floor ceil even rceil rceil-fp32)
+  input  logic [3:0]           rule_i,        // MX_SCALE_* (mx_scale: those it implements)
   input  logic                 ovf_i,         // 0 sat, 1 ovf
   input  logic [SR_BITS*K-1:0] rbits_i,       // lane i's random bits in [SR_BITS*i +: SR_BITS]
   output logic                 out_valid_o,
@@ -42,7 +43,8 @@ module mx_quantize #(
   // ---- stage 1: inputs ----
   logic                 v1, bf1, ovf1;
   logic [32*K-1:0]      d1;
-  logic [2:0]           fmt1, rule1;
+  logic [2:0]           fmt1;
+  logic [3:0]           rule1;
   logic [MX_RND_W-1:0]  rnd1;
   logic [SR_BITS*K-1:0] rb1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -89,15 +91,17 @@ module mx_quantize #(
                        .is_fn_o(isfn1));
 
   logic signed [11:0] e_rule;
-  mx_scale u_scale (.amax_i(amax), .rule_i(rule1), .mbits_i(mbits1), .emax_i(emax1),
-                    .sigmax_i(sigmax1), .rcp_i(rcp1), .e_o(e_rule));
+  logic               ruleok1;
+  mx_scale u_scale (.amax_i(amax), .rule_i(rule1), .bf16_i(bf1), .is_int_i(isint1),
+                    .mbits_i(mbits1), .emax_i(emax1), .sigmax_i(sigmax1), .rcp_i(rcp1),
+                    .e_o(e_rule), .ok_o(ruleok1));
 
   // shared exponent, clamped; scale code; NaN scale
   logic signed [9:0] x_scale;
   logic [7:0]        scale_code, bflags;
   logic              nan_scale;
   always_comb begin
-    nan_scale = any_nan_inf || !fmtok1;          // an unsupported format: invalid too
+    nan_scale = any_nan_inf || !fmtok1 || !ruleok1; // an unsupported format or rule: invalid too
     bflags = 8'd0;
     x_scale = 10'sd0;
     if (nan_scale) begin
@@ -108,7 +112,7 @@ module mx_quantize #(
       x_scale = -10'sd127;
       bflags = MX_FLAG_SCALE_CLAMPED;
     end else if (e_rule > 12'sd127) begin
-      nan_scale = 1'b1;                          // only INT8 rceil/ceil near FLT_MAX
+      nan_scale = 1'b1;                          // INT8 rceil/ceil near FLT_MAX; even-fp32's 2^128
     end else begin
       x_scale = e_rule[9:0];
     end

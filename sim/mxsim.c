@@ -101,6 +101,29 @@ rtl_format (const mx_format *f)
   return -1;
 }
 
+/* The scale rules mx_quantize implements (mx_scale.sv); any other rule_i value gives the NaN
+ * scale, codes 0 and INVALID. */
+static int
+rtl_rule (int rule)
+{
+  switch (rule)
+    {
+    case MX_SCALE_FLOOR: case MX_SCALE_CEIL: case MX_SCALE_EVEN: case MX_SCALE_RCEIL:
+    case MX_SCALE_RCEIL_FP32: case MX_SCALE_FLOOR_LOG2F: case MX_SCALE_FLOOR_LOG2_INPUT:
+    case MX_SCALE_RCEIL_LOG2F: case MX_SCALE_CEIL_LOG2_INPUT: case MX_SCALE_EVEN_FP32:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+static const char *
+rule_name (int rule)
+{
+  const mx_policy_field_desc *d = mx_policy_field_get (MX_POLICY_SCALE_RULE);
+  return rule >= 0 && rule < d->nvalues ? d->values[rule] : "(none)";
+}
+
 static const char *
 fmt_name (int id)
 {
@@ -131,7 +154,7 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
   if (s->unit == 0)
     {
       printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", where, fmt_name (e->fmt),
-              mx_rounding_name ((mx_rounding) e->rnd), mx_policy_field_get (MX_POLICY_SCALE_RULE)->values[e->rule],
+              mx_rounding_name ((mx_rounding) e->rnd), rule_name (e->rule),
               e->ovf, e->bf16 ? " bf16" : "");
       for (int i = 0; i < K; i++)
         printf (" %08X", e->lanes[i]);
@@ -297,6 +320,14 @@ golden_quantize (beat *b)
   uint64_t in[K], sc, codes[K];
   for (int i = 0; i < K; i++)
     in[i] = b->bf16 ? (b->lanes[i] & 0xFFFF) : b->lanes[i];
+  if (!rtl_rule (b->rule))
+    {
+      /* a rule the RTL does not implement: rejected as an unsupported format is */
+      b->exp_flags = MX_FLAG_INVALID;
+      b->exp_scale = 0xFF;
+      memset (b->exp_codes, 0, sizeof b->exp_codes);
+      return;
+    }
   mx_policy p = qpolicy (b);
   unsigned fl;
   mx_quantize (&sc, codes, &fl, NULL, mx_format_get ((mx_format_id) b->fmt),
@@ -352,7 +383,13 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
   b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
-  b->rule = (int) ((x >> 3) % (MX_SCALE_RCEIL_FP32 + 1)); /* the rules floor ceil even rceil rceil-fp32 */
+  /* every rule the RTL implements, and one beat in 64 a rule_i it rejects (12..15 included) */
+  static const int rules[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN, MX_SCALE_RCEIL,
+                               MX_SCALE_RCEIL_FP32, MX_SCALE_FLOOR_LOG2F, MX_SCALE_RCEIL_LOG2F,
+                               MX_SCALE_FLOOR_LOG2_INPUT, MX_SCALE_CEIL_LOG2_INPUT,
+                               MX_SCALE_EVEN_FP32 };
+  unsigned long long y = mxv_rng_next (&s->rng);
+  b->rule = y % 64 == 0 ? (int) ((y >> 6) % 16) : rules[(y >> 6) % (sizeof rules / sizeof *rules)];
   b->ovf = (int) ((x >> 5) & 1);
   b->bf16 = (x >> 6) % 8 == 0;
   int top = (int) ((x >> 10) % 256);
@@ -377,6 +414,41 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
       uint32_t sig = (uint32_t) llround (ldexp (m, 24)) + (uint32_t) ((x >> 50) % 3) - 1u;
       int e = 1 + top % 254;
       b->lanes[0] = ((uint32_t) (x >> 62) << 31) | (uint32_t) e << 23 | (sig & 0x7FFFFFu);
+    }
+  if ((b->rule == MX_SCALE_FLOOR_LOG2F || b->rule == MX_SCALE_FLOOR_LOG2_INPUT
+       || b->rule == MX_SCALE_CEIL_LOG2_INPUT)
+      && (y >> 12) % 2 == 0)
+    {
+      /* the log2 rules' edges: a largest magnitude whose fraction lies within 256 units of the
+       * top or the bottom of its binade, where the rounded log2 reaches the integer next to it
+       * (mx_scale.sv; every FP32 threshold lies there, BF16's are reached anyway) */
+      uint32_t d = (uint32_t) (y >> 16) % 256, frac = (y >> 24) & 1 ? 0x7FFFFFu - d : d;
+      int e = 1 + top % 254;
+      if ((y >> 25) % 8 == 0)
+        {
+          /* an FP32-subnormal amax, at the top or bottom of binade j of the subnormals, over
+           * lanes below it */
+          int j = (int) ((y >> 28) % 23);
+          uint32_t lo = 1u << j, hi = (lo << 1) - 1;
+          e = 0;
+          frac = (y >> 24) & 1 ? hi - (d < lo ? d : lo - 1) : lo + (d < lo ? d : lo - 1);
+          for (int i = 1; i < K; i++)
+            b->lanes[i] &= b->bf16 ? 0x8000u | ((lo - 1) >> 16) : 0x80000000u | (lo - 1);
+        }
+      b->lanes[0] = ((uint32_t) (y >> 63) << 31) | (uint32_t) e << 23 | frac;
+      if (b->bf16)
+        b->lanes[0] >>= 16;
+    }
+  if (b->rule == MX_SCALE_RCEIL_LOG2F && !b->bf16 && (y >> 12) % 2 == 0)
+    {
+      /* rceil-log2f's edge: amax within 256 units of max's significand, so that q = amax / max
+       * lies just above or below a power of two (where log2 q rounds onto it) */
+      const mx_format *f = mx_format_get ((mx_format_id) fmt);
+      uint32_t sig = f->special == MX_SPECIAL_INT ? (uint32_t) f->max_mag << (23 - 6)
+                                                  : (uint32_t) (f->max_mag & ((1u << f->mbits) - 1)) << (23 - f->mbits);
+      uint32_t frac = (sig + (uint32_t) ((y >> 16) % 512) - 256u) & 0x7FFFFFu;
+      int e = 1 + top % 254;
+      b->lanes[0] = ((uint32_t) (y >> 63) << 31) | (uint32_t) e << 23 | frac;
     }
   if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */
     b->lanes[(x >> 30) % K] = b->bf16 ? ((x >> 40) & 1 ? 0x7F80u : 0x7FC0u)
@@ -776,7 +848,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
         {
           if (rtl_format (h->elem) < 0 || (h->in != mx_format_get (MX_FP32) && h->in != mx_format_get (MX_BF16)))
             return unsupported (file, "element or input format");
-          if (h->pol.scale_rule > MX_SCALE_RCEIL_FP32)
+          if (!rtl_rule ((int) h->pol.scale_rule))
             return unsupported (file, "scale rule");
           if (h->rnd == MX_SR && h->pol.sr_bits != SR_BITS)
             return unsupported (file, "sr needs sr-bits 16");

@@ -35,8 +35,10 @@
  * (sim/CMakeLists.txt), whose one path "rtl" is the Verilated mx_quantize (rtl/), driven through
  * sim/shim.h: a sweep block of 31 patterns and an anchor is exactly one beat of its 32 lanes,
  * one beat a cycle with out_ready held, the outputs taken as they come out after the pipeline's
- * latency.  The RTL implements more than libmxk, so sweep-rtl also has the scale rules ceil, even
- * and rceil and the roundings rnz rhu rhd rto (the fast model has them too; sr is left out: it
+ * latency.  The RTL implements more than libmxk, so sweep-rtl also has the scale rules ceil, even,
+ * rceil, floor-log2f, rceil-log2f, floor-log2-input (FP32 lanes: floor-log2f), ceil-log2-input
+ * and even-fp32
+ * and the roundings rnz rhu rhd rto (the fast model has them too; sr is left out: it
  * needs random bits, a second input space).  The block flags the RTL computes are compared with
  * s_quantize's on the cross-checked blocks (every 256th).
  *
@@ -80,8 +82,13 @@ static const mx_policy ocp = { .sr_bits = 16 };
 static const mx_rounding all_rnd[] = { MX_RNE, MX_RNA, MX_RNZ, MX_RHU, MX_RHD,
                                        MX_RTZ, MX_RUP, MX_RDN, MX_RTO };
 static const mx_scale_rule all_rule[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN,
-                                          MX_SCALE_RCEIL, MX_SCALE_RCEIL_FP32 };
-static const char *const rule_name[] = { "floor", "ceil", "even", "rceil", "rceil-fp32" };
+                                          MX_SCALE_RCEIL, MX_SCALE_RCEIL_FP32,
+                                          MX_SCALE_FLOOR_LOG2F, MX_SCALE_RCEIL_LOG2F,
+                                          MX_SCALE_FLOOR_LOG2_INPUT, MX_SCALE_CEIL_LOG2_INPUT,
+                                          MX_SCALE_EVEN_FP32 };
+static const char *const rule_name[] = { "floor", "ceil", "even", "rceil", "rceil-fp32",
+                                         "floor-log2f", "rceil-log2f", "floor-log2-input",
+                                         "ceil-log2-input", "even-fp32" };
 #define PROG "sweep-rtl"
 #else
 /* what libmxk's mxk_quantize implements */
@@ -406,7 +413,8 @@ static const char *usage_text =
   "usage: sweep-rtl [options]   (every FP32 input through the Verilated rtl/mx_quantize)\n"
   "  --format F[,F..]|all      element formats (default all)\n"
   "  --rounding R[,R..]|all    rne rna rnz rhu rhd rtz rup rdn rto (default all)\n"
-  "  --rule U[,U..]|all        floor ceil even rceil rceil-fp32 (default all)\n"
+  "  --rule U[,U..]|all        floor ceil even rceil rceil-fp32 floor-log2f rceil-log2f\n"
+  "                            floor-log2-input ceil-log2-input even-fp32 (default all)\n"
   "  --path rtl|all            the one path here: rtl (the kernel paths are build/bin/sweep's)\n"
 #else
   "usage: sweep [options]\n"

@@ -77,6 +77,27 @@ done
   && ok || { ko "mxsim-e5m2 on E4M3 vectors: rc=$rc, or a block not refused"; grep -m3 "^  dut: " "$tmp/out"; }
 echo "trtl: $nf E5M2 vector files and 2000 random E5M2 blocks through the single-format build"
 
+# 3c. the scale rules no committed OCP-policy file uses (the suite has them in profiles only):
+# level-2 structured cases and 300 random ones per format, FP32 and BF16 lanes, generated here
+ng=0
+for r in floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32; do
+  for f in e4m3 e5m2 e2m3 e3m2 e2m1 int8; do
+    for t in fp32 bf16; do
+      "$bin/mxgold" gen --op quantize --format $f --input $t --scale-rule $r --level 2 -n 300 --seed 19 \
+        --quiet -o "$tmp/rule.mxv" && "$bin/mxsim" --vectors "$tmp/rule.mxv" --quiet > "$tmp/out" 2>&1 \
+        && ng=$((ng+1)) && ok || { ko "$r $f $t"; tail -8 "$tmp/out"; }
+    done
+  done
+done
+echo "trtl: $ng generated files of the rules floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32"
+# ... and the rules it does not implement are refused as files (77), and as beats (NaN scale,
+# INVALID: mxsim --random draws them)
+for r in min-mse min-maxerr; do
+  "$bin/mxgold" gen --op quantize --format e4m3 --scale-rule $r --quiet -o "$tmp/rule.mxv"
+  "$bin/mxsim" --vectors "$tmp/rule.mxv" > "$tmp/out" 2>&1; rc=$?
+  [ $rc = 77 ] && grep -q "scale rule" "$tmp/out" && ok || { ko "$r not refused: rc=$rc"; tail -3 "$tmp/out"; }
+done
+
 # 4. a corrupted expected field is caught and its case named (file:line)
 v=$src/vectors/ocp/quantize/e4m3-rne.mxv
 line=$(grep -n -v '^#' "$v" | sed -n 5p | cut -d: -f1)

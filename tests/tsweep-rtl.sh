@@ -17,12 +17,12 @@ done
 expect path-unknown 2 "unknown path" $sweep --path gpu --list
 expect path-twice 0 "" $sweep --path rtl,rtl --list
 expect rounding-sr 2 "unknown rounding" $sweep --rounding sr --list
-expect rule-unknown 2 "unknown rule" $sweep --rule floor-log2f --list
+expect rule-unknown 2 "unknown rule" $sweep --rule min-mse --list
 expect shard 2 "bad shard" $sweep --shard 2/2 --list
 expect rtl-rules 0 "" $sweep --format e2m1 --rule ceil,even,rceil --rounding rnz,rhu,rhd,rto --list
-# every format and rule: 30 scale sets, -127 and 0 in each
-$sweep --list > "$t/list" 2>&1 && [ "$(grep -c '^sweep: scale set .*: -127 .* 0 ' "$t/list")" = 30 ] && ok \
-  || ko "--list: 30 scale sets with -127 and 0 [$(head -c 300 "$t/list")]"
+# every format and rule: 60 scale sets, -127 and 0 in each
+$sweep --list > "$t/list" 2>&1 && [ "$(grep -c '^sweep: scale set .*: -127 .* 0 ' "$t/list")" = 60 ] && ok \
+  || ko "--list: 60 scale sets with -127 and 0 [$(head -c 300 "$t/list")]"
 
 # the checkpoint: whole, stopped by --limit and resumed, the same counts and digest
 a=(--format e2m1,int8 --rounding rto,rne --rule rceil,floor --chunk-bits 12 --shard 7/8191 --progress 0)

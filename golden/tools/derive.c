@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <mpfr.h>
 #include "mx.h"
 
 static void
@@ -69,6 +70,56 @@ f_rcp (const mx_format *f)
     q++;
   return (long long) q;
 }
+/* The thresholds of the log2 scale rules (floor-log2f, floor-log2-input, ceil-log2-input).
+ * log2 amax = e + log2(1.f) is irrational unless f = 0, so its rounding to a format T of p
+ * significant bits (RNE) is never a tie, and floor or ceil of it moves only where it rounds onto
+ * the integer next to it: within d = 2^(k-p), half an ulp of T on that side of the integer (k:
+ * the exponent of the binade the value lies in, -1 to 7 for every integer an FP32 amax reaches).
+ * floor: below N = e + 1 iff log2(1.f) > 1 - d, iff f >= TF = floor((2^(1-d) - 1) 2^23) + 1;
+ * ceil (f != 0): above e iff log2(1.f) < d, iff f < TC = floor((2^d - 1) 2^23) + 1.
+ * Entry 9j + k + 1 of each table: T = FP32 (j = 0, p = 24) or BF16 (j = 1, p = 8).  Computed at
+ * 256 bits rounded down and up: the two floors agree, or the tool fails. */
+enum { LOG2_KMIN = -1, LOG2_KMAX = 7, LOG2_N = LOG2_KMAX - LOG2_KMIN + 1 };
+static int
+log2_threshold (unsigned long *t, int up, int k, int p)
+{
+  unsigned long r[2];
+  for (int i = 0; i < 2; i++)
+    {
+      mpfr_rnd_t rnd = i ? MPFR_RNDU : MPFR_RNDD;
+      mpfr_t x;
+      mpfr_init2 (x, 256);
+      mpfr_set_si_2exp (x, 1, k - p, rnd); /* d, exact */
+      if (!up)
+        mpfr_ui_sub (x, 1, x, rnd);        /* 1 - d, exact */
+      mpfr_exp2 (x, x, rnd);
+      mpfr_sub_ui (x, x, 1, rnd);
+      mpfr_mul_2ui (x, x, 23, rnd);
+      r[i] = mpfr_get_ui (x, MPFR_RNDD) + 1;
+      mpfr_clear (x);
+    }
+  *t = r[0];
+  return r[0] == r[1] ? 0 : -1;
+}
+
+static int
+sv_log2_table (const char *name, int up, const char *what)
+{
+  printf ("// %s\nlocalparam logic [%d:0] MX_LOG2_%s = {", what, 2 * LOG2_N * 24 - 1, name);
+  for (int i = 2 * LOG2_N - 1; i >= 0; i--)
+    {
+      unsigned long t;
+      if (log2_threshold (&t, up, i % LOG2_N + LOG2_KMIN, i < LOG2_N ? 24 : 8))
+        {
+          fprintf (stderr, "mxgold-derive: a log2 threshold is too close to an integer\n");
+          return -1;
+        }
+      printf ("%s24'h%06lX", i == 2 * LOG2_N - 1 ? "" : ", ", t);
+    }
+  printf ("};\n");
+  return 0;
+}
+
 static long long f_int (const mx_format *f) { return f->special == MX_SPECIAL_INT; }
 static long long f_ieee (const mx_format *f) { return f->special == MX_SPECIAL_IEEE; }
 static long long f_fn (const mx_format *f) { return f->special == MX_SPECIAL_FN; }
@@ -106,6 +157,11 @@ emit_sv (void)
   sv_table ("MAX_MAG", 8, n, f_maxmag, "magnitude code of max finite");
   sv_table ("SIGMAX", 8, n, f_sigmax, "significand of max finite as an integer (1.m << mbits; INT: the magnitude)");
   sv_table ("RCP", 24, n, f_rcp, "fl32(1/max)'s significand (rceil-fp32): 1/max = RCP * 2^(-24 - emax)");
+  printf ("// log2 scale rules: entry 9j + k + 1 (24 bits), k the binade class -1..7 of the integer\n"
+          "// the rounded log2 may reach, j = 0 for FP32 (p = 24), 1 for BF16 (p = 8), d = 2^(k-p)\n");
+  if (sv_log2_table ("TF", 0, "floor: f >= TF iff log2(1.f) > 1 - d (TF = floor((2^(1-d) - 1) 2^23) + 1)")
+      || sv_log2_table ("TC", 1, "ceil: f < TC iff log2(1.f) < d (TC = floor((2^d - 1) 2^23) + 1)"))
+    return 1;
   sv_table ("SIGNBIT", 8, n, f_signbit, "the sign bit of the code (INT: the two's-complement top bit)");
   sv_table ("IS_INT", 1, n, f_int, "two's complement integer");
   sv_table ("IS_IEEE", 1, n, f_ieee, "Inf and NaN in the all-ones exponent (E5M2)");
