@@ -133,17 +133,23 @@ module mx_scale (
   endfunction
 
   // rceil-log2f: q = fl32(amax / max), then ceil(fl32(log2 q)).  amax / max is
-  // (mn / sigmax) 2^(ea - 23 - emax + mbits): the quotient of mn 2^10 by sigmax (at most 127)
-  // has 27 to 34 bits, which with the remainder's sticky bit round to FP32 (RNE; below 2^-126 at
+  // (mn / sigmax) 2^(ea - 23 - emax + mbits): the quotient of mn 2^10 by sigmax (3 to 127)
+  // has 27 to 33 bits, which with the remainder's sticky bit round to FP32 (RNE; below 2^-126 at
   // the subnormal quantum 2^-149; a q that rounds to 0 lies below every scale).
-  logic [33:0]        qd, qr, qk, qmask;
+  logic [33:0]        qd, qk, qmask;
+  logic [41:0]        qp;                                        // qd * sigmax: exact iff no remainder
   logic [5:0]         qlz;
   logic [4:0]         qklz;
   logic signed [11:0] qb, qt, qq, qsh, qe, e_rl2;
   logic [22:0]        qf;
   logic               qrb, qst;
-  assign qd = {mn, 10'd0} / {26'd0, sigmax_i};
-  assign qr = {mn, 10'd0} % {26'd0, sigmax_i};
+  // one divider; the remainder is only tested for zero, by multiplying back (a divider and a
+  // modulo are two dividers to a synthesis tool).  sigmax_i is 0 only for an unsupported format,
+  // whose block gets the NaN scale whatever this gives: the divisor is then taken as 1.
+  logic [7:0]         qdiv;
+  assign qdiv = (sigmax_i == 8'd0) ? 8'd1 : sigmax_i;
+  assign qd = {mn, 10'd0} / {26'd0, qdiv};
+  assign qp = {8'd0, qd} * {34'd0, qdiv};
   mx_lzc #(.WIDTH(34), .CW(6)) u_lzcq (.x_i(qd), .cnt_o(qlz));
   mx_lzc #(.WIDTH(24), .CW(5)) u_lzck (.x_i(qk[23:0]), .cnt_o(qklz));
   always_comb begin
@@ -159,7 +165,7 @@ module mx_scale (
       qrb   = qd[6'(qsh - 12'sd1)];
       qmask = (34'd1 << 6'(qsh - 12'sd1)) - 34'd1;
     end else qmask = '1;
-    qst   = (qd & qmask) != 34'd0 || qr != 34'd0;
+    qst   = (qd & qmask) != 34'd0 || qp != {8'd0, mn, 10'd0};
     if (qrb && (qst || qk[0])) qk = qk + 34'd1;                      // RNE
   end
   always_comb begin

@@ -383,13 +383,13 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
   b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
-  /* every rule the RTL implements, and one beat in 64 a rule_i it rejects (12..15 included) */
+  /* every rule the RTL implements, and one beat in 64 a rule_i it refuses (10..15) */
   static const int rules[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN, MX_SCALE_RCEIL,
                                MX_SCALE_RCEIL_FP32, MX_SCALE_FLOOR_LOG2F, MX_SCALE_RCEIL_LOG2F,
                                MX_SCALE_FLOOR_LOG2_INPUT, MX_SCALE_CEIL_LOG2_INPUT,
                                MX_SCALE_EVEN_FP32 };
   unsigned long long y = mxv_rng_next (&s->rng);
-  b->rule = y % 64 == 0 ? (int) ((y >> 6) % 16) : rules[(y >> 6) % (sizeof rules / sizeof *rules)];
+  b->rule = y % 64 == 0 ? 10 + (int) ((y >> 6) % 6) : rules[(y >> 6) % (sizeof rules / sizeof *rules)];
   b->ovf = (int) ((x >> 5) & 1);
   b->bf16 = (x >> 6) % 8 == 0;
   int top = (int) ((x >> 10) % 256);
@@ -423,12 +423,12 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
        * top or the bottom of its binade, where the rounded log2 reaches the integer next to it
        * (mx_scale.sv; every FP32 threshold lies there, BF16's are reached anyway) */
       uint32_t d = (uint32_t) (y >> 16) % 256, frac = (y >> 24) & 1 ? 0x7FFFFFu - d : d;
-      int e = 1 + top % 254;
+      int e = top < 254 ? top + 1 : 254; /* above rand_fp32's lanes: the block's amax */
       if ((y >> 25) % 8 == 0)
         {
           /* an FP32-subnormal amax, at the top or bottom of binade j of the subnormals, over
-           * lanes below it */
-          int j = (int) ((y >> 28) % 23);
+           * lanes below it (BF16 lanes keep the subnormals' top 7 bits: j >= 16) */
+          int j = b->bf16 ? 16 + (int) ((y >> 28) % 7) : (int) ((y >> 28) % 23);
           uint32_t lo = 1u << j, hi = (lo << 1) - 1;
           e = 0;
           frac = (y >> 24) & 1 ? hi - (d < lo ? d : lo - 1) : lo + (d < lo ? d : lo - 1);
@@ -447,7 +447,7 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
       uint32_t sig = f->special == MX_SPECIAL_INT ? (uint32_t) f->max_mag << (23 - 6)
                                                   : (uint32_t) (f->max_mag & ((1u << f->mbits) - 1)) << (23 - f->mbits);
       uint32_t frac = (sig + (uint32_t) ((y >> 16) % 512) - 256u) & 0x7FFFFFu;
-      int e = 1 + top % 254;
+      int e = top < 254 ? top + 1 : 254;
       b->lanes[0] = ((uint32_t) (y >> 63) << 31) | (uint32_t) e << 23 | frac;
     }
   if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */

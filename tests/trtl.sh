@@ -90,6 +90,41 @@ for r in floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32; do
   done
 done
 echo "trtl: $ng generated files of the rules floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32"
+# ... and every amax that can move their scale, each alone in a block (docs/rtl.md): the amax
+# patterns on stdin, the expected outputs from the golden model's CLI, the header from gen
+amax_file() { # RULE FORMAT INPUT < amax patterns
+  local r=$1 f=$2 t=$3 z
+  if [ "$t" = bf16 ]; then z=$(printf ' 0000%.0s' $(seq 31)); else z=$(printf ' 00000000%.0s' $(seq 31)); fi
+  sed "s/\$/$z/" > "$tmp/amax.in"
+  "$bin/mxgold" gen --op quantize --format $f --input $t --scale-rule $r --quiet | grep '^#' \
+    | sed "s/^# cases: .*/# cases: $(wc -l < "$tmp/amax.in")/" > "$tmp/amax.mxv"
+  "$bin/mxgold" quantize --format $f --input $t --scale-rule $r --flags < "$tmp/amax.in" \
+    | paste -d' ' "$tmp/amax.in" - >> "$tmp/amax.mxv"
+  "$bin/mxsim" --vectors "$tmp/amax.mxv" --quiet > "$tmp/out" 2>&1 \
+    && ok || { ko "amax windows: $r $f $t"; tail -8 "$tmp/out"; }
+  na=$((na + $(grep -vc '^#' "$tmp/amax.mxv")))
+}
+# FP32: every binade's lowest and highest 96 fractions, and the subnormals' likewise
+fp32_edges() {
+  awk 'BEGIN { for (e = 1; e < 255; e++) for (f = 0; f < 96; f++) printf "%08X\n%08X\n", e * 8388608 + f, e * 8388608 + 8388607 - f
+               for (j = 0; j < 23; j++) for (m = 2 ^ j; m < 2 ^ (j + 1); m++) { if (m - 2 ^ j < 96 || 2 ^ (j + 1) - 1 - m < 96) printf "%08X\n", m } }'
+}
+na=0
+amax_file floor-log2f e4m3 fp32 < <(fp32_edges)
+amax_file floor-log2-input e2m1 fp32 < <(fp32_edges)
+amax_file ceil-log2-input int8 fp32 < <(fp32_edges)
+# BF16: every finite amax
+bf16_all() { awk 'BEGIN { for (v = 1; v < 32640; v++) printf "%04X\n", v }'; }
+amax_file floor-log2-input e2m3 bf16 < <(bf16_all)
+amax_file ceil-log2-input e3m2 bf16 < <(bf16_all)
+# rceil-log2f, each format: the 128 fractions from 32 below max's significand S in every binade,
+# and subnormal amax around max * 2^-127 and below (S >> 1 .. S >> 4, 64 either side)
+for fs in e4m3:600000 e5m2:600000 e2m3:700000 e3m2:600000 e2m1:400000 int8:7E0000; do
+  amax_file rceil-log2f ${fs%%:*} fp32 < <(awk -v s=$((0x${fs#*:})) 'BEGIN {
+      for (e = 1; e < 255; e++) for (d = -32; d < 96; d++) printf "%08X\n", e * 8388608 + (s + d) % 8388608
+      for (k = 1; k <= 4; k++) { c = int((8388608 + s) / 2 ^ k); for (d = -64; d < 64; d++) printf "%08X\n", c + d } }')
+done
+echo "trtl: $na single-amax blocks of the log2 rules' edges through the RTL"
 # ... and the rules it does not implement are refused as files (77), and as beats (NaN scale,
 # INVALID: mxsim --random draws them)
 for r in min-mse min-maxerr; do

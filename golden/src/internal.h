@@ -5,6 +5,7 @@
 #ifndef MX_INTERNAL_H
 #define MX_INTERNAL_H
 
+#include <limits.h>
 #include "mx.h"
 
 /* A stack MPFR variable of up to MX__TMP_BITS bits: no allocation per element (custom interface,
@@ -94,6 +95,8 @@ typedef struct
 } mx__exact;
 /* Returns MX_FLAG_INVALID for a NaN code, as mx__decode. */
 unsigned mx__decode_exact (mx__exact *x, const mx_format *f, uint64_t code);
+/* m (below 2^53: at most 52 stored fraction bits) goes to MPFR and GMP as an unsigned long */
+_Static_assert (sizeof (unsigned long) * CHAR_BIT >= 64, "libmxgold needs a 64-bit unsigned long (LP64)");
 
 /* The internal operations (the public ones without the MPFR state handling). */
 unsigned mx__decode (mpfr_ptr rop, const mx_format *f, uint64_t code);
