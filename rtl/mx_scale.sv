@@ -135,7 +135,9 @@ module mx_scale (
   // rceil-log2f: q = fl32(amax / max), then ceil(fl32(log2 q)).  amax / max is
   // (mn / sigmax) 2^(ea - 23 - emax + mbits): the quotient of mn 2^10 by sigmax (3 to 127)
   // has 27 to 33 bits, which with the remainder's sticky bit round to FP32 (RNE; below 2^-126 at
-  // the subnormal quantum 2^-149; a q that rounds to 0 lies below every scale).
+  // the subnormal quantum 2^-149; a q that rounds to 0 lies below every scale).  Rounded here, not
+  // by mx_fp32_round: with the mode fixed to RNE and no BF16 or overflow, most of that module
+  // would be constant logic (line coverage of mx_quantize fell from 94.9% to 90.5% with it).
   logic [33:0]        qd, qk, qmask;
   logic [41:0]        qp;                                        // qd * sigmax: exact iff no remainder
   logic [5:0]         qlz;
