@@ -38,7 +38,7 @@ apply_scales (mx__acc *a, const mx__exact *sa, const mx__exact *sb)
   mx__acc_scale (a, sa->e + sb->e);
 }
 
-/* The exact dot of block j times its scales, into b. */
+/* The exact dot of k products times the scales, into b (a block, or a fused group of it). */
 static void
 block_dot (mx__acc *b, const uint64_t *ca, const mx_format *ea, const uint64_t *cb,
            const mx_format *eb, uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
@@ -209,7 +209,6 @@ dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t sca
            unsigned *each_fl)
 {
   mx__acc s, grp;
-  mx__exact sa, sb;
   mpfr_t acc;
   unsigned fl = 0, f;
   mx__acc_init (&s);
@@ -219,19 +218,10 @@ dot_fused (uint64_t *out, unsigned *flp, const mx_format *of, const uint64_t sca
   uint64_t code = 0;
   for (size_t j = 0; j < nb; j++)
     {
-      mx__decode_exact (&sa, sf, scale_a[j]);
-      mx__decode_exact (&sb, sf, scale_b[j]);
       for (size_t i0 = j * k; i0 < (j + 1) * k; i0 += g)
         {
-          mx__acc_reset (&grp);
-          for (size_t i = i0; i < i0 + g; i++)
-            {
-              mx__exact xa, xb;
-              mx__decode_exact (&xa, ea, codes_a[i]);
-              mx__decode_exact (&xb, eb, codes_b[i]);
-              mx__acc_add_exact_product (&grp, &xa, &xb);
-            }
-          apply_scales (&grp, &sa, &sb);
+          /* the group's exact dot times the block's scales */
+          block_dot (&grp, codes_a + i0, ea, codes_b + i0, eb, scale_a[j], scale_b[j], sf, g);
           mx__acc_reset (&s);
           mx__acc_add (&s, acc);
           mx__acc_add_acc (&s, &grp);
