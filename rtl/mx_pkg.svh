@@ -131,6 +131,109 @@ localparam int MX_SCALE_EVEN_FP32 = 9;
 localparam int MX_SCALE_MIN_MSE = 10;
 localparam int MX_SCALE_MIN_MAXERR = 11;
 
+localparam int MX_OVERFLOW_SAT = 0;
+localparam int MX_OVERFLOW_OVF = 1;
+localparam int MX_OVERFLOW_W = 1;
+
+localparam int MX_NAN_BLOCK_PROPAGATE = 0;
+localparam int MX_NAN_BLOCK_IGNORE = 1;
+localparam int MX_NAN_BLOCK_W = 1;
+
+localparam int MX_INF_BLOCK_NAN = 0;
+localparam int MX_INF_BLOCK_MAXSCALE = 1;
+localparam int MX_INF_BLOCK_SAT = 2;
+localparam int MX_INF_BLOCK_POW128 = 3;
+localparam int MX_INF_BLOCK_ZERO = 4;
+localparam int MX_INF_BLOCK_PASS = 5;
+localparam int MX_INF_BLOCK_W = 3;
+
+localparam int MX_SUBNORMALS_KEEP = 0;
+localparam int MX_SUBNORMALS_FLUSH = 1;
+localparam int MX_SUBNORMALS_FLUSH_POS = 2;
+localparam int MX_SUBNORMALS_W = 2;
+
+localparam int MX_ZERO_SIGN_KEEP = 0;
+localparam int MX_ZERO_SIGN_POSITIVE = 1;
+localparam int MX_ZERO_SIGN_NONZERO = 2;
+localparam int MX_ZERO_SIGN_W = 2;
+
+localparam int MX_INT_RANGE_SYM = 0;
+localparam int MX_INT_RANGE_FULL = 1;
+localparam int MX_INT_RANGE_W = 1;
+
+localparam int MX_SCALE_OVERFLOW_NAN = 0;
+localparam int MX_SCALE_OVERFLOW_CLAMP = 1;
+localparam int MX_SCALE_OVERFLOW_W = 1;
+
+localparam int MX_NAN_ELEM_ZERO = 0;
+localparam int MX_NAN_ELEM_FLIPZERO = 1;
+localparam int MX_NAN_ELEM_MAX = 2;
+localparam int MX_NAN_ELEM_W = 2;
+
+localparam int MX_NAN_CODE_QUIET = 0;
+localparam int MX_NAN_CODE_ONES = 1;
+localparam int MX_NAN_CODE_W = 1;
+
+localparam int MX_WIDE_INPUT_EXACT = 0;
+localparam int MX_WIDE_INPUT_FP32 = 1;
+localparam int MX_WIDE_INPUT_W = 1;
+
+localparam int MX_SCALE_CAST_NAN = 0;
+localparam int MX_SCALE_CAST_ABS = 1;
+localparam int MX_SCALE_CAST_CLAMP = 2;
+localparam int MX_SCALE_CAST_STRICT = 3;
+localparam int MX_SCALE_CAST_W = 2;
+
+localparam int MX_SCALE_BOTTOM_GRID = 0;
+localparam int MX_SCALE_BOTTOM_SUBNORMAL = 1;
+localparam int MX_SCALE_BOTTOM_W = 1;
+
+localparam int MX_MIN_SCALE_ELEM_EXACT = 0;
+localparam int MX_MIN_SCALE_ELEM_FLT_MIN = 1;
+localparam int MX_MIN_SCALE_ELEM_UNIT = 2;
+localparam int MX_MIN_SCALE_ELEM_W = 2;
+
+localparam int MX_SCALE_DIV_EXACT = 0;
+localparam int MX_SCALE_DIV_INPUT = 1;
+localparam int MX_SCALE_DIV_W = 1;
+
+localparam int MX_SR_FRAC_TRUNC = 0;
+localparam int MX_SR_FRAC_RNE = 1;
+localparam int MX_SR_FRAC_TTO = 2;
+localparam int MX_SR_FRAC_UP = 3;
+localparam int MX_SR_FRAC_W = 2;
+
+localparam int MX_SCALE_BUMP_NONE = 0;
+localparam int MX_SCALE_BUMP_ONCE = 1;
+localparam int MX_SCALE_BUMP_W = 1;
+
+localparam int MX_SCALE_ROUND_RNE = 0;
+localparam int MX_SCALE_ROUND_UP = 1;
+localparam int MX_SCALE_ROUND_DOWN = 2;
+localparam int MX_SCALE_ROUND_W = 2;
+
+localparam int MX_SCALE_MIN_W = 8;
+
+localparam int MX_ZERO_SCALE_W = 8;
+
+localparam int MX_SR_BITS_W = 6;
+
+// mx_quantize's policy word pol_i (sim/qpol.h): field F in bits [MX_QPOL_F +: MX_F_W]
+localparam int MX_QPOL_OVERFLOW = 0;
+localparam int MX_QPOL_NAN_BLOCK = 1;
+localparam int MX_QPOL_INF_BLOCK = 2;
+localparam int MX_QPOL_SUBNORMALS = 5;
+localparam int MX_QPOL_ZERO_SIGN = 7;
+localparam int MX_QPOL_INT_RANGE = 9;
+localparam int MX_QPOL_SCALE_OVERFLOW = 10;
+localparam int MX_QPOL_NAN_ELEM = 11;
+localparam int MX_QPOL_NAN_CODE = 13;
+localparam int MX_QPOL_MIN_SCALE_ELEM = 14;
+localparam int MX_QPOL_SCALE_DIV = 16;
+localparam int MX_QPOL_SCALE_MIN = 17;
+localparam int MX_QPOL_ZERO_SCALE = 25;
+localparam int MX_QPOL_W = 33;
+
 // flags (golden/include/mx.h MX_FLAG_*)
 localparam logic [7:0] MX_FLAG_INEXACT = 8'h01, MX_FLAG_UNDERFLOW = 8'h02, MX_FLAG_OVERFLOW = 8'h04;
 localparam logic [7:0] MX_FLAG_INVALID = 8'h10, MX_FLAG_SCALE_CLAMPED = 8'h20;

@@ -1,5 +1,5 @@
 // mx_scale -- the shared exponent a scale rule picks for a block's amax (FP32 magnitude, nonzero,
-// finite), as libmxgold's mx_scale_exponent:
+// finite, or 0x7F800000 read as 2^128 under inf-block pow128), as libmxgold's mx_scale_exponent:
 //   floor  floor(log2 amax) - emax                 ceil   ceil(log2 amax) - emax
 //   even   floor(log2(amax + 2^(E'-mbits-1))) - emax, E' = max(floor(log2 amax), -126)
 //   rceil  ceil(log2(amax / max))  (e0 = floor rule; +1 iff amax's significand exceeds max's)
@@ -200,5 +200,10 @@ module mx_scale (
         ok_o = 1'b0;
       end
     endcase
+    // amax 2^128 (inf-block pow128): fl32 of it is Inf, so the rules that model FP32 arithmetic
+    // find no exponent and go above every scale; the others read it as the number
+    if (amax_i[30:23] == 8'hFF && (rule_i == 4'(MX_SCALE_RCEIL_FP32) || rule_i == 4'(MX_SCALE_FLOOR_LOG2F)
+                                   || rule_i == 4'(MX_SCALE_RCEIL_LOG2F) || rule_i == 4'(MX_SCALE_EVEN_FP32)))
+      e_o = 12'sd2047;
   end
 endmodule

@@ -30,6 +30,7 @@
 #include <string.h>
 #include "mxvec.h"
 #include "shim.h"
+#include "qpol.h"
 
 #define K SIM_K
 #define SR_BITS 16
@@ -41,7 +42,8 @@ typedef struct
 {
   /* quantize */
   uint32_t lanes[K], rbits[K];
-  int bf16, fmt, rnd, rule, ovf;
+  int bf16, fmt, rnd, rule;
+  uint64_t pol;   /* the policy word (qpol.h) */
   uint8_t exp_scale, exp_codes[K], exp_flags;
   /* mac */
   uint8_t sa, sb, a[K], b[K];
@@ -136,6 +138,27 @@ code_mask (int id)
   return (uint8_t) ((1u << mx_format_get ((mx_format_id) id)->bits) - 1);
 }
 
+/* The policy word's fields as " name=value", OCP-strict ones left out; a value the row does not
+ * name as a number. */
+static const char *
+pol_text (char *buf, size_t n, uint64_t w)
+{
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < MX_QPOL_COUNT && len < n; i++)
+    {
+      const mx_policy_field_desc *d = mx_policy_field_get (mx_qpol_fields[i]);
+      long v = (long) ((w >> mx_qpol_lsb (i)) & ((1u << mx_qpol_width (mx_qpol_fields[i])) - 1));
+      if (v == d->ocp)
+        continue;
+      int r = d->nvalues > 0 && v < d->nvalues
+              ? snprintf (buf + len, n - len, " %s=%s", d->name, d->values[v])
+              : snprintf (buf + len, n - len, d->base == 16 ? " %s=%02lX" : " %s=%ld", d->name, v);
+      len += r > 0 ? (size_t) r : 0;
+    }
+  return buf;
+}
+
 /*---------------------------------------------------------------- compare -*/
 static void
 report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const uint8_t *flags,
@@ -153,9 +176,10 @@ report (sim *s, const beat *e, const uint8_t *scale, const uint8_t *codes, const
     snprintf (where, sizeof where, "random dot %ld block %d", e->id, e->blk);
   if (s->unit == 0)
     {
-      printf ("MISMATCH %s: %s rnd %s rule %s ovf %d%s\n  in:", where, fmt_name (e->fmt),
+      char pt[512];
+      printf ("MISMATCH %s: %s rnd %s rule %s%s%s\n  in:", where, fmt_name (e->fmt),
               mx_rounding_name ((mx_rounding) e->rnd), rule_name (e->rule),
-              e->ovf, e->bf16 ? " bf16" : "");
+              pol_text (pt, sizeof pt, e->pol), e->bf16 ? " bf16" : "");
       for (int i = 0; i < K; i++)
         printf (" %08X", e->lanes[i]);
       printf ("\n  dut:    scale %02X flags %02X codes", *scale, *flags);
@@ -248,7 +272,7 @@ cycle (sim *s, const beat *b)
       if (!b)
         idle_inputs (s);
       else if (s->unit == 0)
-        q_set_in (s->d, present, b->lanes, b->bf16, b->fmt, b->rnd, b->rule, b->ovf, b->rbits);
+        q_set_in (s->d, present, b->lanes, b->bf16, b->fmt, b->rnd, b->rule, b->pol, b->rbits);
       else
         m_set_in (s->d, present, b->sa, b->a, b->fa, b->sb, b->b, b->fb, b->clear, b->cin, b->rnd,
                   b->accum, b->glog, b->obf16);
@@ -304,14 +328,15 @@ drain (sim *s)
 }
 
 /*----------------------------------------------------------------- golden -*/
-static mx_policy
-qpolicy (const beat *b)
+/* the beat's policy; 0 if the RTL refuses it (a rule it does not implement, a field value its
+ * row does not name) */
+static int
+qpolicy (mx_policy *p, const beat *b)
 {
-  mx_policy p = mx_policy_ocp ();
-  p.scale_rule = (mx_scale_rule) b->rule;
-  p.overflow = (mx_overflow) b->ovf;
-  p.sr_bits = SR_BITS;
-  return p;
+  *p = mx_policy_ocp ();
+  p->scale_rule = (mx_scale_rule) b->rule;
+  p->sr_bits = SR_BITS;
+  return rtl_rule (b->rule) && mx_qpol_unpack (p, b->pol);
 }
 
 static void
@@ -320,15 +345,15 @@ golden_quantize (beat *b)
   uint64_t in[K], sc, codes[K];
   for (int i = 0; i < K; i++)
     in[i] = b->bf16 ? (b->lanes[i] & 0xFFFF) : b->lanes[i];
-  if (!rtl_rule (b->rule))
+  mx_policy p;
+  if (!qpolicy (&p, b))
     {
-      /* a rule the RTL does not implement: rejected as an unsupported format is */
+      /* refused as an unsupported format is */
       b->exp_flags = MX_FLAG_INVALID;
       b->exp_scale = 0xFF;
       memset (b->exp_codes, 0, sizeof b->exp_codes);
       return;
     }
-  mx_policy p = qpolicy (b);
   unsigned fl;
   mx_quantize (&sc, codes, &fl, NULL, mx_format_get ((mx_format_id) b->fmt),
                mx_format_get (MX_E8M0), mx_format_get (b->bf16 ? MX_BF16 : MX_FP32), in, K,
@@ -376,6 +401,38 @@ rand_fp32 (sim *s, int top)
     }
 }
 
+/* A policy word: half the beats OCP-strict (overflow ovf as given), the others every field of the
+ * word drawn, and one beat in 64 of those with a value a field's row does not name. */
+static uint64_t
+random_policy (sim *s, int ovf, int *drawn)
+{
+  unsigned long long x = mxv_rng_next (&s->rng);
+  *drawn = 0;
+  if (x % 2 == 0)
+    return (uint64_t) ovf;
+  mx_policy p = mx_policy_ocp ();
+  for (int i = 0; i < MX_QPOL_COUNT; i++)
+    {
+      mx_policy_field f = mx_qpol_fields[i];
+      const mx_policy_field_desc *d = mx_policy_field_get (f);
+      unsigned long long r = mxv_rng_next (&s->rng);
+      long v = d->nvalues > 0 ? (long) (r % (unsigned) d->nvalues)
+               : r % 4 != 0 ? d->ocp : d->lo + (long) ((r >> 2) % (unsigned long) (d->hi - d->lo + 1));
+      mx_policy_set (&p, f, v);
+    }
+  uint64_t w = mx_qpol_pack (&p);
+  if ((x >> 1) % 64 == 0)
+    {
+      /* a value no row names: the highest code of a field that has spare codes */
+      int i = (int) ((x >> 8) % MX_QPOL_COUNT), b = mx_qpol_width (mx_qpol_fields[i]);
+      const mx_policy_field_desc *d = mx_policy_field_get (mx_qpol_fields[i]);
+      if ((d->nvalues > 0 ? d->nvalues : d->hi + 1) < (1L << b))
+        w |= (((uint64_t) 1 << b) - 1) << mx_qpol_lsb (i);
+    }
+  *drawn = 1;
+  return w;
+}
+
 static void
 random_quantize_beat (sim *s, beat *b, int fmt, long id)
 {
@@ -390,7 +447,8 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
                                MX_SCALE_EVEN_FP32 };
   unsigned long long y = mxv_rng_next (&s->rng);
   b->rule = y % 64 == 0 ? 10 + (int) ((y >> 6) % 6) : rules[(y >> 6) % (sizeof rules / sizeof *rules)];
-  b->ovf = (int) ((x >> 5) & 1);
+  int drawn;
+  b->pol = random_policy (s, (x >> 5) & 1, &drawn);
   b->bf16 = (x >> 6) % 8 == 0;
   int top = (int) ((x >> 10) % 256);
   for (int i = 0; i < K; i++)
@@ -450,9 +508,21 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
       int e = top < 254 ? top + 1 : 254;
       b->lanes[0] = ((uint32_t) (y >> 63) << 31) | (uint32_t) e << 23 | frac;
     }
-  if ((x >> 20) % 64 == 0) /* a NaN or Inf now and then */
-    b->lanes[(x >> 30) % K] = b->bf16 ? ((x >> 40) & 1 ? 0x7F80u : 0x7FC0u)
-                                      : ((x >> 40) & 1 ? 0x7F800000u : 0x7FC00000u);
+  if ((x >> 20) % (drawn ? 4 : 64) == 0)
+    {
+      /* a NaN or Inf now and then, up to three (either sign, any NaN payload) where the
+       * special-value policies are drawn */
+      int n = drawn ? 1 + (int) ((x >> 44) % 3) : 1;
+      for (int j = 0; j < n; j++)
+        {
+          unsigned long long r = mxv_rng_next (&s->rng);
+          uint32_t v = (r >> 8) & 1 ? 0x7F800000u
+                                    : 0x7F800000u | (((uint32_t) (r >> 9) & 0x7FFFFFu) | (b->bf16 ? 0x10000u : 1u));
+          if (drawn)
+            v |= (uint32_t) (r >> 40) & 0x80000000u;
+          b->lanes[(r >> 32) % K] = b->bf16 ? v >> 16 : v;
+        }
+    }
   if ((x >> 26) % 64 == 0) /* an all-zero block */
     for (int i = 0; i < K; i++)
       b->lanes[i] &= b->bf16 ? 0x8000u : 0x80000000u;
@@ -838,10 +908,9 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
 {
   vctx *v = ctx;
   sim *s = v->s;
-  mx_policy ocp = mx_policy_ocp ();
   if (v->n++ == 0)
     {
-      /* what the RTL implements: K = 32, E8M0, OCP-default specials */
+      /* what the RTL implements: K = 32, E8M0, the policies of its policy word (qpol.h) */
       if (h->k != K || h->scale != mx_format_get (MX_E8M0))
         return unsupported (file, "block size 32 and E8M0 scales only");
       if (h->op == MXV_QUANTIZE)
@@ -850,15 +919,10 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
             return unsupported (file, "element or input format");
           if (!rtl_rule ((int) h->pol.scale_rule))
             return unsupported (file, "scale rule");
-          if (h->rnd == MX_SR && h->pol.sr_bits != SR_BITS)
-            return unsupported (file, "sr needs sr-bits 16");
-          if (h->pol.nan_block != ocp.nan_block || h->pol.inf_block != ocp.inf_block
-              || h->pol.zero_scale != ocp.zero_scale || h->pol.subnormals != ocp.subnormals
-              || h->pol.zero_sign != ocp.zero_sign || h->pol.int_range != ocp.int_range
-              || h->pol.scale_overflow != ocp.scale_overflow
-              || h->pol.min_scale_elem != ocp.min_scale_elem
-              || h->pol.scale_bump != ocp.scale_bump)
-            return unsupported (file, "special-value policy other than OCP");
+          if (h->pol.scale_bump != MX_SCALE_BUMP_NONE)
+            return unsupported (file, "scale-bump once");
+          if (!mx_qpol_outside_ok (&h->pol, h->rnd, SR_BITS))
+            return unsupported (file, "sr needs sr-bits 16 and sr-frac trunc");
           s->unit = 0;
         }
       else if (h->op == MXV_DOT)
@@ -885,7 +949,7 @@ vector_case (void *ctx, const mxv_header *h, mxv_case *c, const char *file, unsi
   if (h->op == MXV_QUANTIZE)
     {
       b.fmt = rtl_format (h->elem), b.rnd = h->rnd, b.rule = h->pol.scale_rule;
-      b.ovf = h->pol.overflow, b.bf16 = h->in == mx_format_get (MX_BF16);
+      b.pol = mx_qpol_pack (&h->pol), b.bf16 = h->in == mx_format_get (MX_BF16);
       for (int i = 0; i < K; i++)
         {
           b.lanes[i] = (uint32_t) c->in[i];

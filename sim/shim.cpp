@@ -132,14 +132,14 @@ dut_set_out_ready (dut *d, int r)
 
 extern "C" void
 q_set_in (dut *d, int valid, const uint32_t lanes[SIM_K], int bf16, int fmt, int rnd, int rule,
-          int ovf, const uint32_t rbits[SIM_K])
+          uint64_t pol, const uint32_t rbits[SIM_K])
 {
   Vmx_quantize *q = d->q;
   q->in_valid_i = valid;
   for (int i = 0; i < SIM_K; i++) q->in_data_i[i] = lanes[i];
   for (int i = 0; i < SIM_K / 2; i++)
     q->rbits_i[i] = (rbits[2 * i] & 0xFFFF) | (rbits[2 * i + 1] & 0xFFFF) << 16;
-  q->in_bf16_i = bf16; q->fmt_i = fmt; q->rnd_i = rnd; q->rule_i = rule; q->ovf_i = ovf;
+  q->in_bf16_i = bf16; q->fmt_i = fmt; q->rnd_i = rnd; q->rule_i = rule; q->pol_i = pol;
 }
 
 extern "C" void

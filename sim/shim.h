@@ -25,9 +25,9 @@ int dut_in_ready (dut *d);
 int dut_out_valid (dut *d);
 void dut_set_out_ready (dut *d, int ready);
 
-/* mx_quantize inputs and outputs */
+/* mx_quantize inputs and outputs; pol: the policy word (sim/qpol.h) */
 void q_set_in (dut *d, int valid, const uint32_t lanes[SIM_K], int bf16, int fmt, int rnd,
-               int rule, int ovf, const uint32_t rbits[SIM_K]);
+               int rule, uint64_t pol, const uint32_t rbits[SIM_K]);
 void q_get_out (dut *d, uint8_t *scale, uint8_t codes[SIM_K], uint8_t *flags);
 
 /* mx_mac inputs and outputs.  accum: MX_ACCUM_*; glog: fused-group G = 2^glog; bf16: a BF16

@@ -546,7 +546,7 @@ rtl_quantize (uint8_t *scales, uint8_t *codes, const uint32_t *in, size_t nb, co
     }
   /* the RTL's MX_FMT_* are the table ids of the element formats (rtl/mx_pkg.svh) */
   int fmt = (int) P->id;
-  size_t sent = 0, got = 0;
+  size_t sent = 0, got = 0; /* policy word 0 (sim/qpol.h): OCP-strict, overflow sat */
   for (size_t cyc = 0; got < nb; cyc++)
     {
       int v = sent < nb;

@@ -1,6 +1,6 @@
 /* mxgold-derive -- write the files derived from the .def tables, to stdout:
- *   sv    rtl/mx_pkg.svh: format, rounding, accumulation, scale-rule, flag and MXS constants
- *         for the RTL
+ *   sv    rtl/mx_pkg.svh: format, rounding, accumulation, policy-value, flag and MXS constants
+ *         for the RTL, and the layout of mx_quantize's policy word
  *   py    python/mxgold/_names.py: the names of every table, for the Python package
  *   docs  docs/policies.md: the policy fields, the profiles and the MXS formats, as tables
  * CTest diffs each output against the committed file (labels unit: derived-*).
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <mpfr.h>
 #include "mx.h"
+#include "../../sim/qpol.h" /* mx_quantize's policy word: the one list of its fields */
 
 static void
 upper (char *dst, const char *s)
@@ -196,6 +197,30 @@ emit_sv (void)
       upper (u, rules->values[i]);
       printf ("localparam int MX_SCALE_%s = %d;\n", u, i);
     }
+  /* the other policy fields' values (MX_<FIELD>_<VALUE>) and widths (MX_<FIELD>_W) */
+  for (int f = 0; f < MX_POLICY_FIELD_COUNT; f++)
+    {
+      const mx_policy_field_desc *d = mx_policy_field_get ((mx_policy_field) f);
+      char uf[40], u[40];
+      if (f == MX_POLICY_SCALE_RULE)
+        continue;
+      upper (uf, d->name);
+      printf ("\n");
+      for (int i = 0; i < d->nvalues; i++)
+        {
+          upper (u, d->values[i]);
+          printf ("localparam int MX_%s_%s = %d;\n", uf, u, i);
+        }
+      printf ("localparam int MX_%s_W = %d;\n", uf, mx_qpol_width ((mx_policy_field) f));
+    }
+  printf ("\n// mx_quantize's policy word pol_i (sim/qpol.h): field F in bits [MX_QPOL_F +: MX_F_W]\n");
+  for (int i = 0; i < MX_QPOL_COUNT; i++)
+    {
+      char u[40];
+      upper (u, mx_policy_field_get (mx_qpol_fields[i])->name);
+      printf ("localparam int MX_QPOL_%s = %d;\n", u, mx_qpol_lsb (i));
+    }
+  printf ("localparam int MX_QPOL_W = %d;\n", mx_qpol_bits ());
   printf ("\n// flags (golden/include/mx.h MX_FLAG_*)\n"
           "localparam logic [7:0] MX_FLAG_INEXACT = 8'h%02X, MX_FLAG_UNDERFLOW = 8'h%02X, "
           "MX_FLAG_OVERFLOW = 8'h%02X;\n"

@@ -34,6 +34,10 @@ module mx_quant_lane_miter #(
   logic [4:0] flags_dut, flags_ref;
   mx_quant_lane #(.SR_BITS(16)) u_dut (
     .x_i(x_i), .scale_i(scale_i), .rnd_i(rnd_i), .ovf_i(ovf_i), .rbits_i(rbits_i),
+    // the OCP-strict special-value policies (mxsim's random beats cover the others)
+    .inf_ovf_i(1'b0), .inf_zero_i(1'b0), .zero_sign_i(MX_ZERO_SIGN_W'(MX_ZERO_SIGN_KEEP)),
+    .int_full_i(1'b0), .nan_elem_i(MX_NAN_ELEM_W'(MX_NAN_ELEM_ZERO)), .nan_ones_i(1'b0),
+    .div_in_i(1'b0), .bf16_i(1'b0),
     .mbits_i(mbits), .bias_i(bias), .emin_i(emin), .maxmag_i(maxmag), .signbit_i(signbit),
     .is_int_i(isint), .is_ieee_i(isieee), .is_fn_i(isfn), .code_o(code_dut), .flags_o(flags_dut));
   mx_quant_lane_ref #(.FMT(FMT), .R(16)) u_ref (

@@ -55,18 +55,22 @@ module mx_quantize_pipe_formal #(
   mx_quantize #(.K(K), .SR_BITS(SRB)) dut (
     .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .in_ready_o(in_ready),
     .in_data_i(block_of(n_in)), .in_bf16_i(1'b0), .fmt_i(3'(MX_FMT_INT8)),
-    .rnd_i(MX_RND_W'(MX_RND_RNE)), .rule_i(4'(MX_SCALE_FLOOR)), .ovf_i(1'b0),
+    .rnd_i(MX_RND_W'(MX_RND_RNE)), .rule_i(4'(MX_SCALE_FLOOR)), .pol_i('0),
     .rbits_i('0), .out_valid_o(out_valid), .out_ready_i(out_ready_i),
     .out_scale_o(out_scale), .out_codes_o(out_codes), .out_flags_o(out_flags));
 
   // probes (connected by the .sby script)
-  logic                 p_v1, p_bf1, p_ovf1;
+  logic                 p_v1, p_bf1;
+  logic [MX_QPOL_W-1:0] p_pol1;
   logic [32*K-1:0]      p_d1;
   logic [2:0]           p_fmt1;
   logic [3:0]           p_rule1;
   logic [MX_RND_W-1:0]  p_rnd1;
   logic [SRB*K-1:0]     p_rb1;
   logic                 p_v2, p_ovf2, p_nan2, p_isint2, p_isieee2, p_isfn2;
+  logic                 p_bfl2, p_infovf2, p_infzero2, p_intfull2, p_nanones2, p_divin2;
+  logic [MX_ZERO_SIGN_W-1:0] p_zsign2;
+  logic [MX_NAN_ELEM_W-1:0]  p_nanelem2;
   logic [32*K-1:0]      p_x2;
   logic [MX_RND_W-1:0]  p_rnd2;
   logic [SRB*K-1:0]     p_rb2;
@@ -121,9 +125,11 @@ module mx_quantize_pipe_formal #(
         assert (p_emin2 == MX_ELEM_EMIN[6*MX_FMT_INT8 +: 6] && p_maxmag2 == MX_ELEM_MAX_MAG[8*MX_FMT_INT8 +: 8]);
         assert (p_signbit2 == MX_ELEM_SIGNBIT[8*MX_FMT_INT8 +: 8] && p_isint2 == MX_ELEM_IS_INT[MX_FMT_INT8]);
         assert (p_isieee2 == MX_ELEM_IS_IEEE[MX_FMT_INT8] && p_isfn2 == MX_ELEM_IS_FN[MX_FMT_INT8]);
+        assert (!p_bfl2 && !p_infovf2 && !p_infzero2 && !p_intfull2 && !p_nanones2 && !p_divin2);
+        assert (p_zsign2 == '0 && p_nanelem2 == '0);
       end
       if (p_v1) begin
-        assert (p_d1 == block_of(t_1) && !p_bf1 && p_fmt1 == 3'(MX_FMT_INT8) && !p_ovf1);
+        assert (p_d1 == block_of(t_1) && !p_bf1 && p_fmt1 == 3'(MX_FMT_INT8) && p_pol1 == '0);
         assert (p_rnd1 == MX_RND_W'(MX_RND_RNE) && p_rule1 == 4'(MX_SCALE_FLOOR) && p_rb1 == '0);
       end
 `endif
