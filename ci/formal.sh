@@ -6,8 +6,10 @@
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous;
 #             mx_mac proved at the deployed K = 32, covered at K = 2 (--full adds the K = 32
 #             covers and the K = 2 proof)
-#   lane      mx_quant_lane == an independent model, one SAT miter per element format; the CI run
-#             leaves sr out for E4M3 and E5M2 (--full proves it too: several minutes)
+#   lane      mx_quant_lane == an independent model, SAT miters per element format: under the
+#             OCP-strict policies (the CI run leaves sr out for E4M3 and E5M2), and under every
+#             value of the policies a lane sees with every rounding but sr (--full proves sr in
+#             both: many minutes)
 #   lzc       mx_lzc (two-level) == the bit-serial count, a SAT miter (Yosys sat) at every width
 #             the units instantiate, 600 (the exact accumulator) included
 #   maclane   mx_mac_lane (its product shifted in two native-word pieces) == the one 72-bit
@@ -15,7 +17,8 @@
 #   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
 #             accepts a beat while a fused-group beat still iterates over its groups, a group
 #             counter whose terminal count reads two bits only, a changed rne tie and a wrong
-#             count inside the leading-zero word, a MAC lane split one bit off, each in a scratch copy of rtl/: each proof
+#             count inside the leading-zero word, a MAC lane split one bit off, a scale-div
+#             (BF16) zero threshold one binade off, each in a scratch copy of rtl/: each proof
 #             must fail with a counterexample (the group counter one at K = 32, the other MAC
 #             ones at K = 2; --full also runs those two at K = 32, an exact accumulator that
 #             restarts on every beat at K = 32, and the group counter one at K = 2, where it
@@ -179,16 +182,17 @@ for t in "${targets[@]}"; do
             sby "$root/sim/formal" mx_mac_pipe.sby prove pass
           fi ;;
     lane)
-      if [ "$full" = 1 ]; then set -- e4m3 e5m2 e2m3 e3m2 e2m1 int8
-      else set -- e4m3_nosr e5m2_nosr e2m3 e3m2 e2m1 int8; fi
+      set -- e2m3 e3m2 e2m1 int8 pol_e4m3 pol_e5m2 pol_e2m3 pol_e3m2 pol_e2m1 pol_int8
+      if [ "$full" = 1 ]; then set -- e4m3 e5m2 "$@" polsr_e2m3 polsr_e3m2 polsr_e2m1
+      else set -- e4m3_nosr e5m2_nosr "$@"; fi
       for f in "$@"; do sby "$root/sim/formal" mx_quant_lane.sby "$f" pass; done ;;
     lzc) for w in 24 25 32 33 48 64 72 100 600; do lzc "$root/sim/formal" $w pass; done ;;
     maclane) maclane "$root/sim/formal" pass ;;
     sabotage)
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
       s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
-      s6=$work/sab-count s7=$work/sab-exact s8=$work/sab-lane
-      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7" "$s8"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s6=$work/sab-count s7=$work/sab-exact s8=$work/sab-lane s9=$work/sab-divin
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7" "$s8" "$s9"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
       sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
@@ -206,7 +210,10 @@ for t in "${targets[@]}"; do
       sed -i 's/accw_base = clr2 ? cin_fx : accw;/accw_base = cin_fx;/' "$s7/rtl/mx_mac.sv"
       # 8. mx_mac_lane's high piece shifts p left only from s > 65: at s = 65 its bits are lost
       sed -i "s/(s > 7'd64) ?/(s > 7'd65) ?/" "$s8/rtl/mx_mac_lane.sv"
-      if cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
+      # 9. scale-div input with BF16 lanes zeroes t only below 2^-135, not at 2^-134 and below
+      sed -i "s/(bf16_i ? -12'sd134 : -12'sd150)/(bf16_i ? -12'sd135 : -12'sd150)/g" "$s9/rtl/mx_quant_lane.sv"
+      if cmp -s "$s9/rtl/mx_quant_lane.sv" "$root/rtl/mx_quant_lane.sv" ||
+         cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
          cmp -s "$s4/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
@@ -231,6 +238,7 @@ for t in "${targets[@]}"; do
         sby "$s2/sim/formal" mx_quant_lane.sby e2m1 fail
         lzc "$s5/sim/formal" 600 fail
         maclane "$s8/sim/formal" fail
+        sby "$s9/sim/formal" mx_quant_lane.sby pol_e2m1 fail
       fi ;;
   esac
 done
