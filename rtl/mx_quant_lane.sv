@@ -142,8 +142,8 @@ module mx_quant_lane #(
       code_o = (zneg && !is_int_i) ? signbit_i : 8'd0;
       flags_o = divzero ? 5'(MX_FLAG_INEXACT) : 5'd0;
     end else if ((is_int_i && et > 12'sd1) || mag > {4'd0, limit}) begin
-      // INT: |t| >= 4 overflows, whatever the truncated N above says (min-scale-elem unit
-      // divides a block clamped up to scale-min by 1 only: t is then unbounded)
+      // INT: |t| >= 4 overflows, whatever the truncated N above says (t is unbounded where
+      // min-scale-elem unit divides a block clamped up to scale-min by 1)
       flags_o = 5'(MX_FLAG_OVERFLOW | MX_FLAG_INEXACT);
       if (!ovf_i || toward_zero || !(is_ieee_i || is_fn_i)) code_o = limit;
       else if (is_ieee_i) code_o = 8'h7C;            // E5M2 +Inf (sign below)
