@@ -61,20 +61,7 @@ module mx_quant_lane_pref #(
   logic [23:0]       M;
 
   always_comb begin
-    s = x_i[31];
-    M = {x_i[30:23] != 8'd0, x_i[22:0]};
-    // |x| = M 2^(E - 150) with E the biased exponent (1 for subnormals)
-    sh = $signed({4'd0, (x_i[30:23] == 8'd0) ? 8'd1 : x_i[30:23]}) - 12'sd150 - 12'(scale_i) + 12'(G);
-    big = 1'b0; sticky = 1'b0; T = 64'd0; wide = 88'd0;
-    if (sh >= 12'sd52) big = 1'b1;                            // |t| >= 2^(52 - G) = 2^18
-    else if (sh >= 12'sd0) begin
-      wide = {64'd0, M} << sh[5:0];
-      big = wide[87:52] != 36'd0;
-      T = wide[63:0];
-    end else if (sh > -12'sd24) begin
-      T = 64'(M >> (-sh));
-      sticky = (M & ~(24'hFFFFFF << (-sh))) != 24'd0;
-    end else sticky = M != 24'd0;
+    `include "mx_quant_lane_window.svh"
 
     // the limit of this sign; lo = the largest code up to it whose value is at most |t|
     lim = 8'(MAXC) + 8'(IS_INT && s && int_full_i);
@@ -86,24 +73,7 @@ module mx_quant_lane_pref #(
       lo = 8'(MAXC + 1); L = val(MAXC + 1); H = val(MAXC + 2);
     end
     beyond = big || T >= ((IS_INT && s && int_full_i) ? val(MAXC + 2) : val(MAXC + 1));
-    exact = !big && T == L && !sticky;
-    mid   = (L + H) >> 1;
-    above = T > mid || (T == mid && sticky);
-    tie   = T == mid && !sticky;
-    // sr: up iff |t| - L >= (2^R - r) (H - L) 2^-R, a whole number of units
-    thr   = L + (((64'd1 << R) - 64'(rbits_i)) * (H - L) >> R);
-    unique case (rnd_i)
-      MX_RND_W'(MX_RND_RNE): up = above || (tie && lo[0]);
-      MX_RND_W'(MX_RND_RNA): up = above || tie;
-      MX_RND_W'(MX_RND_RNZ): up = above;
-      MX_RND_W'(MX_RND_RHU): up = above || (tie && !s);
-      MX_RND_W'(MX_RND_RHD): up = above || (tie && s);
-      MX_RND_W'(MX_RND_RTZ): up = 1'b0;
-      MX_RND_W'(MX_RND_RUP): up = !exact && !s;
-      MX_RND_W'(MX_RND_RDN): up = !exact && s;
-      MX_RND_W'(MX_RND_RTO): up = !exact && !lo[0];
-      default:               up = T >= thr;                    // sr
-    endcase
+    `include "mx_quant_lane_round.svh"
     ovfl = beyond || (lo == lim && up);
     mag  = lo + 8'(up);
     tiny = T < (64'd1 << (G + EMIN));                          // |t| < 2^emin, before rounding
