@@ -148,7 +148,7 @@ pol_text (char *buf, size_t n, uint64_t w)
   for (int i = 0; i < MX_QPOL_COUNT && len < n; i++)
     {
       const mx_policy_field_desc *d = mx_policy_field_get (mx_qpol_fields[i]);
-      long v = (long) ((w >> mx_qpol_lsb (i)) & ((1u << mx_qpol_width (mx_qpol_fields[i])) - 1));
+      long v = mx_qpol_field (w, i);
       if (v == d->ocp)
         continue;
       int r = d->nvalues > 0 && v < d->nvalues

@@ -54,6 +54,13 @@ mx_qpol_bits (void)
   return mx_qpol_lsb (MX_QPOL_COUNT);
 }
 
+/* field i of the list as it lies in the word w */
+static inline long
+mx_qpol_field (uint64_t w, int i)
+{
+  return (long) ((w >> mx_qpol_lsb (i)) & (((uint64_t) 1 << mx_qpol_width (mx_qpol_fields[i])) - 1));
+}
+
 /* p as the RTL's policy word */
 static inline uint64_t
 mx_qpol_pack (const mx_policy *p)
@@ -70,12 +77,8 @@ static inline int
 mx_qpol_unpack (mx_policy *p, uint64_t w)
 {
   for (int i = 0; i < MX_QPOL_COUNT; i++)
-    {
-      int b = mx_qpol_width (mx_qpol_fields[i]);
-      long v = (long) ((w >> mx_qpol_lsb (i)) & (((uint64_t) 1 << b) - 1));
-      if (mx_policy_set (p, mx_qpol_fields[i], v) != MX_OK)
-        return 0;
-    }
+    if (mx_policy_set (p, mx_qpol_fields[i], mx_qpol_field (w, i)) != MX_OK)
+      return 0;
   return 1;
 }
 
