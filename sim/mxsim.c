@@ -1026,7 +1026,9 @@ usage (FILE *o)
               "--random: --threads threads draw the beats and run the golden model a batch\n"
               "ahead of the DUT (default: every online CPU); the blocks checked do not depend\n"
               "on N.  --stalls draws from a stream of its own: the blocks do not depend on it.\n"
-              "--accum (mac): random dots of one accumulation model only (default: all three).\n");
+              "--accum (mac): random dots of one accumulation model only (default: all three).\n"
+              "Random quantize blocks draw every rule, rounding and (on half of them) every field\n"
+              "of the policy word (sim/qpol.h); values the RTL refuses expect the NaN scale.\n");
 }
 
 int
