@@ -342,20 +342,26 @@ mxkc_decode_f32 (uint8_t code, const mxkc_fmt *f)
  * mxkc_decode_f32): two IEEE multiplies, by 2^max(k, -126) (exact: every element value's lsb is
  * at least 2^-16, so the product's is at least 2^-142) and then by 2^-1 when k = -127 -- so no
  * double rounding, and an FP32 subnormal only where the result is one.  A NaN scale gives the
- * quiet NaN.  Device: __fmul_rn (never contracted or flushed); host: C float multiplies (SSE,
+ * quiet NaN; a NaN element gives itself, unmultiplied (a GPU multiply would drop its sign).
+ * Device: __fmul_rn (never contracted or flushed); host: C float multiplies (SSE,
  * -ffp-contract=off).  Bit for bit mxkc_dequant_elem's integer rounding (tested). */
 MXKC_FN uint32_t
 mxkc_scale_f32 (uint32_t v, uint8_t scale)
 {
   if (scale == 0xFF)
     return 0x7FC00000u;
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u)
+    return v;                           /* the element's NaN, its sign kept: not multiplied */
   int k = (int) scale - 127;
   float s1 = mxkc_u2f ((uint32_t) ((k < -126 ? -126 : k) + 127) << 23);
   float s2 = mxkc_u2f (k < -126 ? 0x3F000000u : 0x3F800000u);
 #ifdef __CUDA_ARCH__
   return __float_as_uint (__fmul_rn (__fmul_rn (__uint_as_float (v), s1), s2));
 #else
-  return mxkc_f2u (mxkc_u2f (v) * s1 * s2);
+  uint32_t r = mxkc_f2u (mxkc_u2f (v) * s1 * s2);
+  /* a GPU multiply returns its one NaN, 0x7FFFFFFF, whatever the operand's sign and payload
+   * (PTX ISA "mul"; seen on an H200): the host run of this code must see the same */
+  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : r;
 #endif
 }
 
