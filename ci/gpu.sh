@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ci/gpu.sh -- libmxk_cuda on a GPU in one command: build the CUDA parts (build-gpu/, Release,
 # -Werror), run the gpu tests (tcuda: quantize/dequantize against libmxgold and the committed
-# vectors; tcuda_gemm: MX GEMM against mx_gemm where built) and bench-cuda, print a summary.
+# vectors; tcuda_fast: the quantize kernels' magic-add route on every FP32 input; tcuda_gemm: MX
+# GEMM against mx_gemm where built) and bench-cuda, print a summary.
 #   bash ci/gpu.sh              build here and run here (needs nvcc, a GPU, ci/deps.sh's packages)
 #   bash ci/gpu.sh --bundle     build only, and copy the shared libraries the programs need
 #                               (MPFR, GMP, zlib) into build-gpu/bundle: build-gpu/ can then be
@@ -28,7 +29,7 @@ if [ "$mode" != run ]; then
   [ "$mode" = bundle ] || bash ci/deps.sh || exit $?
   cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DMX_WERROR=ON -DMX_CUDA=ON -DMX_SIM=OFF \
         -DMX_PYTHON=OFF >/dev/null || exit $?
-  targets="tcuda bench-cuda"
+  targets="tcuda tcuda_fast bench-cuda"
   grep -q '^tcuda_gemm:' "$b/Makefile" 2>/dev/null && targets="$targets tcuda_gemm"
   cmake --build "$b" -j"$(nproc 2>/dev/null || echo 2)" --target $targets || exit $?
   if [ "$mode" = bundle ]; then
@@ -56,6 +57,7 @@ run() { # name, command...
   if [ $rc != 0 ] && [ $status = 0 ]; then status=$rc; fi
 }
 run tcuda "$b/bin/tcuda" "$blocks" vectors
+run tcuda_fast "$b/bin/tcuda_fast"
 [ -x "$b/bin/tcuda_gemm" ] && run tcuda_gemm "$b/bin/tcuda_gemm" 10
 run bench-cuda "$b/bin/bench-cuda" "$size"
 echo; echo "== summary ($(( $(date +%s) - t0 )) s)"; printf "$summary"

@@ -8,11 +8,14 @@
  *            can have (|v| <= the block's amax), every format, rne rna rtz rup rdn and sr under 8
  *            fixed words and the two words either side of each value's threshold; the expected code of v under x is libmxgold's for the exact quotient
  *            v / 2^x, asked once per distinct quotient (the element encode depends on nothing
- *            else)
+ *            else); the magic-add route (mxkc_quant_elem_fast, the device's) likewise under
+ *            every x a fast-range block can have
  *   dequant  every code x every scale x format, to FP32 and to BF16
  *   block    random FP32 blocks (subnormals, ties, NaN/Inf, zero) through the kernels' block
- *            steps, every format x rule x rounding, and the packings
- * Usage: tcuda_conv [all|scale|elem|dequant|block] [random blocks per combination, 4000]
+ *            steps (both element routes where a block is in the fast range), every format x
+ *            rule x rounding, and the packings
+ *   fast     the magic-add route against the integer route on FP32 inputs (see test_fast)
+ * Usage: tcuda_conv [all|scale|elem|dequant|block|fast] [random blocks per combination, 4000]
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
@@ -254,6 +257,9 @@ test_elem_input (mx_format_id in, mx_format_id elem, int r)
           table[((size_t) s * nsig + m) * (size_t) nd + (size_t) (d - dlo)] = c[1];
         }
   mx_rounding rnd = rnd_of (r);
+  /* the magic route's least shared exponent (a fast-range amax, 2^-80 or sr's 2^-64, under
+   * floor; rceil-fp32 gives no less), one below for margin */
+  int xfast = (rnd == MX_SR ? -64 : -80) - f.emax - 1;
   long bad = 0;
   for (uint32_t p = 0; p < 0x10000; p++)
     {
@@ -292,9 +298,63 @@ test_elem_input (mx_format_id in, mx_format_id elem, int r)
                    mx_format_get (elem)->name, rnd_name (r), p, x, got, want);
           else if (got != want)
             failures++;
+          if (x < xfast)
+            continue;
+          got = mxkc_quant_elem_fast (v, x, &f, rnd, word);
+          checks++;
+          if (got != want && bad++ < 5)
+            CHECK (0, "elem (magic route) %s %s %s in 0x%04X x %d: 0x%02X, libmxgold 0x%02X",
+                   mx_format_get (in)->name, mx_format_get (elem)->name, rnd_name (r), p, x, got, want);
+          else if (got != want)
+            failures++;
         }
     }
   free (table);
+}
+
+/*------------------------------------------------------------------- fast -*/
+/* The magic-add route against the integer one (itself checked against libmxgold above) on FP32
+ * inputs, whose 24-bit significands reach remainders BF16 and FP16 cannot: every exponent field
+ * and sign, the significand's top 6 and low 6 bits in every combination (the middle 11 from the
+ * seed), under shared exponents from the least a fast-range block has to 127. */
+static void
+test_fast (const mx_format_id *elems, int ne)
+{
+  rng g = { test_seed () ^ 0xFA57u };
+  for (int fi = 0; fi < ne; fi++)
+    for (int r = 0; r < 6; r++)
+      {
+        mxkc_fmt f = mxkc_fmt_of (elems[fi]);
+        mx_rounding rnd = r < 5 ? rnds[r] : MX_SR;
+        int xlo = (rnd == MX_SR ? -64 : -80) - f.emax - 1;
+        const int xs[] = { xlo, xlo + 1, xlo + 2, -64, -40, -20, -3, 0, 1, 40, 100, 126, 127 };
+        long bad = 0;
+        for (size_t xi = 0; xi < sizeof xs / sizeof xs[0]; xi++)
+          {
+            int x = xs[xi];
+            if (x < xlo)
+              continue;
+            for (uint32_t e = 0; e < 255; e++)
+              for (uint32_t k = 0; k < 4096; k++)
+                {
+                  uint32_t mid = (uint32_t) rng_next (&g) & 0x7FF;
+                  uint32_t m = (k >> 6) << 17 | mid << 6 | (k & 63);
+                  uint32_t v = (uint32_t) rng_below (&g, 2) << 31 | e << 23 | m;
+                  /* |v| <= amax <= max * 2^x: floor(log2 |v|) - x at most emax */
+                  if (e && (int) e - 127 - x > f.emax)
+                    continue;
+                  uint32_t w = (uint32_t) rng_next (&g) & 0xFFFF;
+                  uint8_t want = mxkc_quant_elem (v, x, &f, rnd, w);
+                  uint8_t got = mxkc_quant_elem_fast (v, x, &f, rnd, w);
+                  checks++;
+                  if (got != want && bad++ < 5)
+                    CHECK (0, "fast %s %s 0x%08X x %d (word 0x%04X): 0x%02X, integer route 0x%02X",
+                           mx_format_get (elems[fi])->name, mx_rounding_name (rnd), v, x, w, got, want);
+                  else if (got != want)
+                    failures++;
+                }
+          }
+      }
 }
 
 /*---------------------------------------------------------------- dequant -*/
@@ -394,8 +454,13 @@ test_block (const mx_format_id *elems, int ne, long nblocks)
             int e;
             uint8_t ks = mxkc_block_scale (amax, &f, rules[ri], &e);
             int ok = ks == s;
+            int fast = mxkc_fast_amax (amax, rnd);
             for (int i = 0; i < 32; i++)
-              ok &= (ks == 0xFF ? 0 : mxkc_quant_elem (v[i], e, &f, rnd, w[i])) == c[i];
+              {
+                ok &= (ks == 0xFF ? 0 : mxkc_quant_elem (v[i], e, &f, rnd, w[i])) == c[i];
+                if (fast)                  /* the device's route for such a block */
+                  ok &= mxkc_quant_elem_fast (v[i], e, &f, rnd, w[i]) == c[i];
+              }
             /* the packings the kernels write, against libmxgold's mx_pack */
             mx_packing pk = f.bits == 4 ? MX_PACKING_FP4_LO_FIRST : f.bits == 6 ? MX_PACKING_FP6_3BYTE
                                                                                 : MX_PACKING_UNPACKED;
@@ -425,9 +490,9 @@ main (int argc, char **argv)
   long nblocks = test_count (argc, argv, 2, 4000);
   int all = strcmp (which, "all") == 0;
   if (!all && strcmp (which, "scale") && strcmp (which, "elem") && strcmp (which, "dequant")
-      && strcmp (which, "block"))
+      && strcmp (which, "block") && strcmp (which, "fast"))
     {
-      fprintf (stderr, "usage: tcuda_conv [all|scale|elem|dequant|block] [blocks]\n");
+      fprintf (stderr, "usage: tcuda_conv [all|scale|elem|dequant|block|fast] [blocks]\n");
       return 2;
     }
   E8M0 = mx_format_get (MX_E8M0);
@@ -454,5 +519,7 @@ main (int argc, char **argv)
         }
   if (all || !strcmp (which, "scale"))
     test_scale (elems, ne);
+  if (all || !strcmp (which, "fast"))
+    test_fast (elems, ne);
   return finish ("tcuda_conv", checks);
 }

@@ -238,6 +238,91 @@ mxkc_quant_elem (uint32_t b, int x, const mxkc_fmt *f, mx_rounding rnd, uint32_t
   return (uint8_t) (mag | (s ? f->signbit : 0));
 }
 
+/* The magic-add route's fast range, as libmxk's SIMD paths (kernels/cpu/src/internal.h): blocks
+ * whose amax bits lie in [lo, MXKC_FAST_HI), lo 2^-80 (sr: 2^-64), so that the scale exponent
+ * is at least -80 - emax (sr: -64 - emax) and at most 127. */
+#define MXKC_FAST_LO (47u << 23)
+#define MXKC_FAST_LO_SR (63u << 23)
+#define MXKC_FAST_HI 0x7F000000u
+
+MXKC_FN int
+mxkc_fast_amax (uint32_t amax, mx_rounding rnd)
+{
+  uint32_t lo = rnd == MX_SR ? MXKC_FAST_LO_SR : MXKC_FAST_LO;
+  return amax - lo < MXKC_FAST_HI - lo;
+}
+
+/* t + m rounded to nearest even (mode 0), toward zero (1) or up (2), for t a normal FP32 >= 0
+ * (or +0) and m = 2^k > t, as bits.  On the device the IEEE add itself (__fadd_rn/rz/ru: no
+ * FP32 subnormal is an operand or a result); on the host its integer model: the sum is m plus
+ * t rounded to m's ulp 2^(k-23), that count added to m's bits (a carry to 2^23 ulps is 2m). */
+MXKC_FN uint32_t
+mxkc__fadd_pow2 (uint32_t t, uint32_t m, int mode)
+{
+#ifdef __CUDA_ARCH__
+  float a = __uint_as_float (t), b = __uint_as_float (m);
+  return __float_as_uint (mode == 0 ? __fadd_rn (a, b) : mode == 1 ? __fadd_rz (a, b) : __fadd_ru (a, b));
+#else
+  if (t == 0)
+    return m;
+  uint32_t T = (t & 0x7FFFFFu) | 0x800000u;
+  int sh = (int) (m >> 23) - (int) (t >> 23);           /* >= 1: t < m */
+  uint32_t q = sh >= 32 ? 0 : T >> sh;
+  uint32_t rem = sh >= 32 ? T : T & ((1u << sh) - 1), half = sh >= 33 ? 0 : 1u << (sh - 1);
+  if (mode == 0)
+    q += sh <= 32 && (rem > half || (rem == half && (q & 1)));
+  else if (mode == 2)
+    q += rem != 0;
+  return m + q;
+#endif
+}
+
+/* One element by the magic-add route of libmxk's SIMD paths (kernels/cpu/src/mxk_avx512.c,
+ * lanes_magic): bit for bit mxkc_quant_elem for a finite b of a block in the fast range
+ * (mxkc_fast_amax) under its scale exponent x, in about half the instructions.  t = |b| / 2^x
+ * by subtracting x from the exponent field, clamped to 2^-126 (zeros, FP32 subnormals and
+ * anything below 2^(x-126) are below 2^-26 element units there: rne, rtz, rna and sr give 0,
+ * rup and rdn see a nonzero; their zeros stay 0).  One add of the magic 2^(E'+23-mbits),
+ * E' = max(exponent of t, emin), rounds t at the element quantum 2^(E'-mbits), and the sum's
+ * bits less (the magic less the code's exponent part) are the code: rne by a nearest-even add,
+ * rtz toward zero, rup and rdn up or toward zero by the sign.  rna: the magic one binade lower
+ * and truncating, counting h half quanta, and floor(t/q + 1/2) = (h + 1) >> 1.  sr: 16 binades
+ * lower, so the count is floor(t/q 2^16), to which the random word adds before the shift.
+ * INT8: t 2^6 rounded at 1 by the magic 1.5 2^23 (rna: 1.5 2^22; sr: 128, ulp 2^-16). */
+MXKC_FN uint8_t
+mxkc_quant_elem_fast (uint32_t b, int x, const mxkc_fmt *f, mx_rounding rnd, uint32_t r)
+{
+  uint32_t u = b & 0x7FFFFFFFu, s = b >> 31;
+  int half = rnd == MX_RNA, sr = rnd == MX_SR ? MXKC_SR_BITS : 0;
+  int ti = (int) u - (int) ((uint32_t) (f->is_int ? x - 6 : x) << 23);
+  ti = ti > 0x800000 ? ti : 0x800000;
+  if ((rnd == MX_RUP || rnd == MX_RDN) && u == 0)
+    ti = 0;
+  uint32_t magic, off;
+  if (f->is_int)
+    {
+      magic = sr ? 0x43000000u : half ? 0x4AC00000u : 0x4B400000u;
+      off = magic - (uint32_t) half;
+    }
+  else
+    {
+      int eb = ti >> 23 > f->emin + 127 ? ti >> 23 : f->emin + 127;   /* E' + 127 */
+      magic = (uint32_t) (eb + 23 - f->mbits - half - sr) << 23;
+      uint32_t expo = (uint32_t) (eb - 128 + f->bias) << f->mbits;
+      off = half ? magic - 1 - 2 * expo : magic - (expo << sr);
+    }
+  int mode = rnd == MX_RNE ? 0 : (rnd == MX_RUP && !s) || (rnd == MX_RDN && s) ? 2 : 1;
+  uint32_t code = mxkc__fadd_pow2 ((uint32_t) ti, magic, mode) - off;
+  if (sr)
+    code = (code + (r & ((1u << MXKC_SR_BITS) - 1))) >> MXKC_SR_BITS;
+  if (half)
+    code >>= 1;
+  uint32_t mag = code < f->maxmag ? code : f->maxmag;
+  if (f->is_int)
+    return (uint8_t) (s ? 0u - mag : mag);
+  return (uint8_t) (mag | (s ? f->signbit : 0));
+}
+
 /* An element code's exact value: 1 for a finite one, *neg, *sig and *e set (value sig * 2^e);
  * 0 for NaN (*sig 1) and Inf (*sig 0) codes. */
 MXKC_FN int

@@ -161,7 +161,8 @@ mxkc_q_scale_at (size_t blk, size_t bpr, int swizzled)
 
 /* Row-wise thread t (block t / 8, elements 4t..4t+3, which v holds), once its block's amax is
  * known: encode, store, and the scale from the block's first thread.  elem and rnd are the
- * kernel's constants (a->elem and a->rnd hold the same). */
+ * kernel's constants (a->elem and a->rnd hold the same).  A block in the fast range takes the
+ * magic-add route (one FP32 add per element), any other the integer one. */
 MXKC_FN void
 mxkc_q_rw_thread (const mxkc_qargs *a, size_t t, const uint32_t *v, uint32_t amax,
                   mx_format_id elem, mx_rounding rnd)
@@ -170,9 +171,14 @@ mxkc_q_rw_thread (const mxkc_qargs *a, size_t t, const uint32_t *v, uint32_t ama
   size_t i0 = t * 4;
   int x;
   uint8_t s = mxkc_block_scale (amax, &f, a->rule, &x);
+  int fast = mxkc_fast_amax (amax, rnd);
   uint32_t c[4];
   for (int j = 0; j < 4; j++)
-    c[j] = s == 0xFF ? 0 : mxkc_quant_elem (v[j], x, &f, rnd, rnd == MX_SR ? a->rbits[i0 + (size_t) j] : 0);
+    {
+      uint32_t r = rnd == MX_SR ? a->rbits[i0 + (size_t) j] : 0;
+      c[j] = fast ? mxkc_quant_elem_fast (v[j], x, &f, rnd, r)
+             : s == 0xFF ? 0 : mxkc_quant_elem (v[j], x, &f, rnd, r);
+    }
   mxkc_q_store4 (a, i0, mxkc_pack4 (c[0], c[1], c[2], c[3], a->pk));
   if ((t & 7) == 0)
     a->scales[mxkc_q_scale_at (t / 8, a->bpr, a->swizzled)] = s;
@@ -192,6 +198,7 @@ mxkc_q_cw_thread (const mxkc_qargs *a, size_t c, size_t rb)
     }
   int x;
   uint8_t s = mxkc_block_scale (m, &f, a->rule, &x);
+  int fast = mxkc_fast_amax (m, a->rnd);
   size_t blk = c * a->bpr + rb;
   for (int i = 0; i < MX_BLOCK; i += 4)
     {
@@ -199,7 +206,9 @@ mxkc_q_cw_thread (const mxkc_qargs *a, size_t c, size_t rb)
       for (int j = 0; j < 4; j++)
         {
           size_t at = (rb * MX_BLOCK + (size_t) (i + j)) * a->cols + c;
-          q[j] = s == 0xFF ? 0 : mxkc_quant_elem (v[i + j], x, &f, a->rnd, a->rnd == MX_SR ? a->rbits[at] : 0);
+          uint32_t r = a->rnd == MX_SR ? a->rbits[at] : 0;
+          q[j] = fast ? mxkc_quant_elem_fast (v[i + j], x, &f, a->rnd, r)
+                 : s == 0xFF ? 0 : mxkc_quant_elem (v[i + j], x, &f, a->rnd, r);
         }
       mxkc_q_store4 (a, blk * MX_BLOCK + (size_t) i, mxkc_pack4 (q[0], q[1], q[2], q[3], a->pk));
     }
