@@ -185,15 +185,13 @@ run_q (uint8_t *hs, uint8_t *hc, size_t sb, size_t cb, const void *hin, size_t i
       else
         for (size_t b = 0; b < a.nblk; b++)
           {
-            uint32_t v[8][4], m = 0;
-            for (int t = 0; t < 8; t++)
-              {
-                mxkc_q_load4 (v[t], &a, (b * 8 + (size_t) t) * 4);
-                for (int j = 0; j < 4; j++)
-                  m = (v[t][j] & 0x7FFFFFFFu) > m ? v[t][j] & 0x7FFFFFFFu : m;
-              }
-            for (int t = 0; t < 8; t++)
-              mxkc_q_rw_thread (&a, b * 8 + (size_t) t, v[t], m, elem, rnd);
+            uint32_t v[MX_BLOCK], m = 0;
+            for (int g = 0; g < 8; g++)
+              mxkc_q_load4 (v + 4 * g, &a, (b * 8 + (size_t) g) * 4);
+            for (int j = 0; j < MX_BLOCK; j++)
+              m = (v[j] & 0x7FFFFFFFu) > m ? v[j] & 0x7FFFFFFFu : m;
+            for (int g = 0; g < 8; g += 2)  /* two groups a thread, as quantize.cu */
+              mxkc_q_rw_thread (&a, b * 8 + (size_t) g, 2, v + 4 * g, m, elem, rnd);
           }
       return MX_OK;
     }

@@ -1,13 +1,15 @@
 /* quantize.cu -- mxk_cuda_quantize: row-wise and column-wise MX quantization.
  *
- * Row-wise: the blocks are contiguous, so the input is one flat run of n/32 blocks.  Eight
- * threads take a block, four elements each (one 16-byte FP32 load or one 8-byte BF16/FP16 load),
- * the block's amax meets in three shuffles within the eight lanes, every lane derives the scale,
- * encodes its four elements and stores them packed in one store (4, 2 or 3 bytes); lane 0 of the
- * eight stores the scale.  One CTA per 32 blocks (measured on the H100: one tile per CTA beats a
- * grid-stride loop, ../shared/reference/gpu.md).  The element format and the rounding are
- * compile-time constants of each kernel (36 kernels, one per pair), so the per-element
- * arithmetic of mxk_cuda_conv.h folds to the few instructions that pair needs.
+ * Row-wise: the blocks are contiguous, so the input is one flat run of n/32 blocks.  Four
+ * threads take a block, eight elements each (two 16-byte FP32 loads or two 8-byte BF16/FP16
+ * loads), the block's amax meets in two shuffles within the four lanes, every lane derives the
+ * scale, encodes its eight elements and stores them packed in two stores (4, 2 or 3 bytes each);
+ * lane 0 of the four stores the scale.  Eight elements a thread rather than four, so that the
+ * scale and the shuffles are a smaller part of its work.  One CTA per 64 blocks (measured on the
+ * H100: one tile per CTA beats a grid-stride loop, ../shared/reference/gpu.md).  The element
+ * format and the rounding are compile-time constants of each kernel (36 kernels, one per pair),
+ * so the per-element arithmetic of mxk_cuda_conv.h folds to the few instructions that pair
+ * needs.
  *
  * Column-wise: a thread takes one column's block of 32 rows (warp-wide, each row load is one
  * coalesced run), keeps the 32 values in registers and writes the block's codes as one run of
@@ -18,24 +20,26 @@
  * SPDX-License-Identifier: MIT */
 #include "internal.cuh"
 
-/* The row-wise kernel's body: load, the block's amax across its eight lanes (consecutive lanes
- * of one warp, every lane taking part), then the thread's work; elem and rnd are constants
- * where it is inlined. */
+/* The row-wise kernel's body: load, the block's amax across its four lanes (consecutive lanes
+ * of one warp, every lane taking part), then the thread's work on its two groups of four; elem
+ * and rnd are constants where it is inlined. */
 static __device__ __forceinline__ void
 quant_rw (const mxkc_qargs *a, mx_format_id elem, mx_rounding rnd)
 {
   size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
-  int active = t / 8 < a->nblk;
-  uint32_t v[4] = { 0, 0, 0, 0 }, m = 0;
+  int active = t / 4 < a->nblk;
+  uint32_t v[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, m = 0;
   if (active)
-    mxkc_q_load4 (v, a, t * 4);
-  for (int j = 0; j < 4; j++)
+    {
+      mxkc_q_load4 (v, a, t * 8);
+      mxkc_q_load4 (v + 4, a, t * 8 + 4);
+    }
+  for (int j = 0; j < 8; j++)
     m = max (m, v[j] & 0x7FFFFFFFu);
-  m = max (m, __shfl_xor_sync (0xFFFFFFFFu, m, 4));
   m = max (m, __shfl_xor_sync (0xFFFFFFFFu, m, 2));
   m = max (m, __shfl_xor_sync (0xFFFFFFFFu, m, 1));
   if (active)
-    mxkc_q_rw_thread (a, t, v, m, elem, rnd);
+    mxkc_q_rw_thread (a, t * 2, 2, v, m, elem, rnd);
 }
 
 #define MXK_QRW(F, R)                                                       \
@@ -99,7 +103,7 @@ mxk_cuda_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id
     return MXK_CUDA_EDEVICE;             /* the padding the layout has beyond R x C/32 */
   if (!a.colwise)
     {
-      size_t ctas = (a.nblk * 8 + MXKC_THREADS - 1) / MXKC_THREADS;
+      size_t ctas = (a.nblk * 4 + MXKC_THREADS - 1) / MXKC_THREADS;
       q_rw[elem_index (elem)][rnd_index (rnd)]<<<(unsigned) ctas, MXKC_THREADS, 0, stream>>> (a);
     }
   else

@@ -3,7 +3,7 @@
  * code on the host, thread by thread, where there is no GPU.  Only what must differ is kept
  * apart: the device's wide loads and stores (under __CUDA_ARCH__; the host takes the narrow
  * route, which the device also takes for unaligned pointers), and the warp shuffles that meet a
- * block's amax (in quantize.cu; the emulation takes the maximum over the block's eight threads).
+ * block's amax (in quantize.cu; the emulation takes the maximum over the block's 32 elements).
  * Not installed.
  * SPDX-License-Identifier: MIT */
 #ifndef MXK_CUDA_THREADS_H
@@ -11,7 +11,7 @@
 #include "mxk_cuda_conv.h"
 
 /* Statuses, as mxk_cuda.h and mx/ids.h have them (this header needs neither CUDA's). */
-#define MXKC_THREADS 256 /* threads per CTA of the streaming kernels: 32 blocks of 8 threads */
+#define MXKC_THREADS 256 /* threads per CTA of the streaming kernels */
 
 /* a * b, or 0 when it overflows a size_t (every caller treats 0 as "too large"). */
 MXKC_FN size_t
@@ -159,29 +159,34 @@ mxkc_q_scale_at (size_t blk, size_t bpr, int swizzled)
   return swizzled ? mxkc_swizzle_offset (blk / bpr, blk % bpr, bpr) : blk;
 }
 
-/* Row-wise thread t (block t / 8, elements 4t..4t+3, which v holds), once its block's amax is
- * known: encode, store, and the scale from the block's first thread.  elem and rnd are the
- * kernel's constants (a->elem and a->rnd hold the same).  A block in the fast range takes the
- * magic-add route (one FP32 add per element), any other the integer one. */
+/* Row-wise thread: the ng groups of four elements from group g0 (elements 4 g0 .. 4 (g0 + ng) - 1,
+ * which v holds; ng divides 8 and g0 is a multiple of ng, so all lie in block g0 / 8), once the
+ * block's amax is known: encode, store, and the block's scale from the thread holding its first
+ * group.  elem and rnd are the kernel's constants (a->elem and a->rnd hold the same).  A block
+ * in the fast range takes the magic-add route (one FP32 add per element), any other the
+ * integer one. */
 MXKC_FN void
-mxkc_q_rw_thread (const mxkc_qargs *a, size_t t, const uint32_t *v, uint32_t amax,
+mxkc_q_rw_thread (const mxkc_qargs *a, size_t g0, int ng, const uint32_t *v, uint32_t amax,
                   mx_format_id elem, mx_rounding rnd)
 {
   const mxkc_fmt f = mxkc_fmt_of (elem);
-  size_t i0 = t * 4;
   int x;
   uint8_t s = mxkc_block_scale (amax, &f, a->rule, &x);
   int fast = mxkc_fast_amax (amax, rnd);
-  uint32_t c[4];
-  for (int j = 0; j < 4; j++)
+  for (int g = 0; g < ng; g++)
     {
-      uint32_t r = rnd == MX_SR ? a->rbits[i0 + (size_t) j] : 0;
-      c[j] = fast ? mxkc_quant_elem_fast (v[j], x, &f, rnd, r)
-             : s == 0xFF ? 0 : mxkc_quant_elem (v[j], x, &f, rnd, r);
+      size_t i0 = (g0 + (size_t) g) * 4;
+      uint32_t c[4];
+      for (int j = 0; j < 4; j++)
+        {
+          uint32_t r = rnd == MX_SR ? a->rbits[i0 + (size_t) j] : 0, b = v[4 * g + j];
+          c[j] = fast ? mxkc_quant_elem_fast (b, x, &f, rnd, r)
+                 : s == 0xFF ? 0 : mxkc_quant_elem (b, x, &f, rnd, r);
+        }
+      mxkc_q_store4 (a, i0, mxkc_pack4 (c[0], c[1], c[2], c[3], a->pk));
     }
-  mxkc_q_store4 (a, i0, mxkc_pack4 (c[0], c[1], c[2], c[3], a->pk));
-  if ((t & 7) == 0)
-    a->scales[mxkc_q_scale_at (t / 8, a->bpr, a->swizzled)] = s;
+  if ((g0 & 7) == 0)
+    a->scales[mxkc_q_scale_at (g0 / 8, a->bpr, a->swizzled)] = s;
 }
 
 /* Column-wise thread: input column c, rows 32 rb..32 rb+31, which become block rb of result
