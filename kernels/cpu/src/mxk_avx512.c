@@ -358,10 +358,16 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
         }
       else
         xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k.expm), k.xoff);
-      /* bit 4j: block j off the fast path (the dwords of 128-bit lane j agree) */
+      /* bit 4j: block j off the fast path (the dwords of 128-bit lane j agree); of those, the
+       * blocks holding a NaN or an Inf are done here, without a branch (the NaN scale, codes 0):
+       * a branch on them, taken at random, cost a sixth of the time on data with one such
+       * block in 16 (AMD EPYC family 26 model 2, 2026-11-27) */
       __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k.fastlo),
                                                _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k.fastlo));
-      __m512i sc = _mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23);
+      __mmask16 nan = _mm512_cmpge_epu32_mask (mx, k.expm);
+      off &= (__mmask16) ~nan;
+      __m512i sc = _mm512_mask_mov_epi32 (_mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23), nan,
+                                          _mm512_set1_epi32 (0xFF));
       uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
       memcpy (scales + blk, &s4, 4);
       __m512i xl = _mm512_sub_epi32 (xs, six);
@@ -374,7 +380,9 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
           __m512i r0, r1;
           load_rbits (&r0, &r1, rbits, bj, rnd);
           __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
-          __m128i q0 = lanes_magic (b[j][0], xj, r0, &k), q1 = lanes_magic (b[j][1], xj, r1, &k);
+          __mmask16 keep = (__mmask16) (((nan >> (4 * j)) & 1) - 1); /* 0 for a NaN/Inf block */
+          __m128i q0 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][0], xj, r0, &k));
+          __m128i q1 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][1], xj, r1, &k));
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_v (codes + bj * pb, q0, q1, packing);
           else
