@@ -4,8 +4,8 @@
 # ships yices-smt2), installed at pinned versions into a venv:
 #   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous;
-#             mx_mac proved at the deployed K = 32, covered at K = 2 (--full adds the K = 32
-#             covers and the K = 2 proof)
+#             mx_mac proved at the deployed K = 32, covered at K = 4 (--full adds the K = 32
+#             covers and the K = 4 proof)
 #   lane      mx_quant_lane == an independent model, SAT miters per element format: under the
 #             OCP-strict policies (the CI run leaves sr out for E4M3 and E5M2), and under every
 #             value of the policies a lane sees with every rounding but sr (--full proves sr in
@@ -15,14 +15,14 @@
 #   maclane   mx_mac_lane (its product shifted in two native-word pieces) == the one 72-bit
 #             shift it replaced, a SAT miter over every input
 #   sabotage  a dropped beat under stall, a MAC beat that ignores its predecessor, a MAC that
-#             accepts a beat while a fused-group beat still iterates over its groups, a group
+#             accepts a beat while a fused-group beat still iterates over its groups, a group-pair
 #             counter whose terminal count reads two bits only, a changed rne tie and a wrong
 #             count inside the leading-zero word, a MAC lane split one bit off, a scale-div
 #             (BF16) zero threshold one binade off, each in a scratch copy of rtl/: each proof
-#             must fail with a counterexample (the group counter one at K = 32, the other MAC
-#             ones at K = 2; --full also runs those two at K = 32, an exact accumulator that
-#             restarts on every beat at K = 32, and the group counter one at K = 2, where it
-#             must pass: only K > 2 shows it)
+#             must fail with a counterexample (the counter one at K = 32, the other MAC ones at
+#             K = 4; --full also runs those two at K = 32, an exact accumulator that restarts
+#             on every beat at K = 32, and the counter one at K = 4, where it must pass: only
+#             K >= 16 shows it)
 # Usage: ci/formal.sh [--no-install | --install-only] [--full] [pipe|lane|lzc|maclane|sabotage ...]
 # (default: all of them).  The venv is $MX_FORMAL_VENV (default build/formal-venv); --no-install
 # (the CTest tests, label formal) only uses it, --install-only makes it and runs no proof.
@@ -173,8 +173,8 @@ for t in "${targets[@]}"; do
   case $t in
     pipe) sby "$root/sim/formal" mx_quantize_pipe.sby prove pass
           sby "$root/sim/formal" mx_quantize_pipe.sby cover pass
-          # mx_mac: the proof at the deployed K = 32, the covers at K = 2 (a K = 32 beat of G = 1
-          # takes 32 cycles: cover32 needs depth 42, 1-2 min)
+          # mx_mac: the proof at the deployed K = 32, the covers at K = 4 (a K = 32 beat of G = 1
+          # takes 16 cycles: cover32 runs to depth 42, 1-2 min)
           sby "$root/sim/formal" mx_mac_pipe.sby prove32 pass
           sby "$root/sim/formal" mx_mac_pipe.sby cover pass
           if [ "$full" = 1 ]; then
@@ -203,9 +203,9 @@ for t in "${targets[@]}"; do
       sed -i 's/assign in_ready_o = advance \&\& (!v1 || last1);/assign in_ready_o = advance;/' "$s4/rtl/mx_mac.sv"
       # 5. mx_lzc looks at 3 of the 4 bits of its third step: 0001 counts one zero too few
       sed -i "s/if (w\[31:28\] == 4'd0)/if (w[31:29] == 3'd0)/" "$s5/rtl/mx_lzc.sv"
-      # 6. the group counter's terminal count compares its two low bits (enough for G >= 8 at
-      #    K = 32): a beat of G <= 4 ends after 4 groups; at K = 2 the counter has 2 bits anyway
-      sed -i "s/last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);/last1 = !fg1 || gi1[1:0] == 2'((K >> grp1) - 1);/" "$s6/rtl/mx_mac.sv"
+      # 6. the group-pair counter's terminal count compares its two low bits (enough for G >= 4
+      #    at K = 32): a beat of G <= 2 ends after 4 pairs; at K = 4 it counts to 1 anyway
+      sed -i "s/last1  = !two1 || gi1 == (ng1 >> 1) - GIW'(1);/last1  = !two1 || gi1[1:0] == 2'((ng1 >> 1) - GIW'(1));/" "$s6/rtl/mx_mac.sv"
       # 7. (--full) the exact accumulator restarts from C_in on every beat
       sed -i 's/accw_base = clr2 ? cin_fx : accw;/accw_base = cin_fx;/' "$s7/rtl/mx_mac.sv"
       # 8. mx_mac_lane's high piece shifts p left only from s > 65: at s = 65 its bits are lost

@@ -18,10 +18,11 @@
 // Specials: a NaN scale or element, Inf * 0, +Inf + -Inf give NaN (0x7FC00000, BF16 0x7FC0) and
 // flag invalid; E5M2 Inf operands give +-Inf; the sign of an exact zero follows IEEE 754 6.3
 // (docs/semantics.md 7), at each step for fused-group.  valid/ready, latency 3 cycles; II = 1
-// for exact and block-fp32; a fused-group beat iterates over its K/G groups, one per cycle
-// (stage 1 holds the beat with in_ready_o low, each group goes down stages 2 and 3 and only the
-// last reports), so II = K/G for it (4 for G = 8, 2 for G = 16).  A fused-group beat with
-// G > K gives NaN and invalid, as a model the RTL does not implement.  FMT_MASK (elaboration
+// for exact and block-fp32; a fused-group beat iterates over its K/G groups, two per cycle
+// (stage 1 holds the beat with in_ready_o low; each pair of groups goes down stages 2 and 3 as
+// one sub-beat, stage 3 chaining two fused steps, and only the last pair reports), so II =
+// K/2G for it (2 for G = 8, 1 for G = 16 and G = K).  A fused-group beat with G > K gives NaN
+// and invalid, as a model the RTL does not implement.  FMT_MASK (elaboration
 // time) names the formats both operands support; an unsupported fmt_a_i or fmt_b_i makes the
 // block's dot NaN.  The exact accumulator is exact for up to 2^ACC_GUARD blocks per accumulation.
 // SPDX-License-Identifier: MIT
@@ -59,8 +60,8 @@ module mx_mac #(
 
   localparam int GIW = $clog2(K) + 1;   // bits of a group index 0..K-1
 
-  // A fused-group beat stays in stage 1 for its K/G groups, one group per cycle (gi1 counts
-  // them); every group moves down stages 2 and 3 as a sub-beat, and the last one reports.
+  // A fused-group beat stays in stage 1 for its K/G groups, two per cycle (gi1 counts the
+  // pairs); every pair moves down stages 2 and 3 as a sub-beat, and the last one reports.
   logic           advance, last1;
   logic [GIW-1:0] gi1;
   assign advance    = !out_valid_o || out_ready_i;
@@ -93,15 +94,21 @@ module mx_mac #(
     end
   end
 
-  // the beat's groups: a fused-group beat with G <= K has K/G, any other beat one (the block)
-  logic           fg1;
-  logic [GIW-1:0] nsel;                  // the group's node in the adder tree below
-  logic [K-1:0]   gmask;                 // the group's lanes
+  // the beat's groups: a fused-group beat with G <= K has K/G, any other beat one (the block).
+  // Cycle gi1 of a beat of two or more groups takes groups 2 gi1 (a) and 2 gi1 + 1 (b).
+  logic           fg1, two1;
+  logic [GIW-1:0] ng1;                   // the beat's groups
+  logic [GIW-1:0] nsel, nselb;           // groups a and b: their nodes in the adder tree below
+  logic [K-1:0]   gmask, gmaskb;         // and their lanes
   always_comb begin
-    fg1   = acm1 == MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP) && (32'd1 << grp1) <= 32'(K);
-    last1 = !fg1 || gi1 == GIW'((K >> grp1) - 1);
-    nsel  = fg1 ? GIW'(K >> grp1) + gi1 : GIW'(1);
-    gmask = fg1 ? ~({K{1'b1}} << (32'd1 << grp1)) << (32'(gi1) << grp1) : '1;
+    fg1    = acm1 == MX_ACCUM_W'(MX_ACCUM_FUSED_GROUP) && (32'd1 << grp1) <= 32'(K);
+    ng1    = fg1 ? GIW'(K >> grp1) : GIW'(1);
+    two1   = ng1 != GIW'(1);
+    last1  = !two1 || gi1 == (ng1 >> 1) - GIW'(1);
+    nsel   = fg1 ? ng1 + (gi1 << 1) : GIW'(1);
+    nselb  = nsel + GIW'(1);
+    gmask  = fg1 ? ~({K{1'b1}} << (32'd1 << grp1)) << ((32'(gi1) << 1) << grp1) : '1;
+    gmaskb = gmask << (32'd1 << grp1);
   end
 
   // format parameters of each operand
@@ -156,19 +163,28 @@ module mx_mac #(
       tree[72*n +: 72] = $signed(tree[72*(2*n) +: 72]) + $signed(tree[72*(2*n+1) +: 72]);
   end
 
-  logic signed [71:0] sum;
-  logic               nan, pinf, ninf, any_nz, all_neg, all_pos;
+  logic signed [71:0] sum, sumb;
+  logic               bad, nan, pinf, ninf, any_nz, all_neg, all_pos;
+  logic               nanb, pinfb, ninfb, all_negb, all_posb;
   always_comb begin
-    // the block's (or the fused-group beat's current group's) sum and class
-    sum     = $signed(tree[72*nsel +: 72]);
-    nan     = sa1 == 8'hFF || sb1 == 8'hFF || |(l_nan & gmask)   // OCP 5.1: a NaN scale
+    // the block's (or the fused-group beat's current group's, a) sum and class
+    bad     = sa1 == 8'hFF || sb1 == 8'hFF                        // OCP 5.1: a NaN scale
               || !ok_a || !ok_b;                                  // an unsupported format
+    sum     = $signed(tree[72*nsel +: 72]);
+    nan     = bad || |(l_nan & gmask);
     pinf    = |(l_pinf & gmask);
     ninf    = |(l_ninf & gmask);
     // an exact-zero sum: -0 only if every product is -0 (IEEE 754 6.3)
     any_nz  = |(~(l_nan | l_pinf | l_ninf | l_zero) & gmask);
     all_neg = &(l_zero & l_neg | ~gmask);
     all_pos = &(l_zero & ~l_neg | ~gmask);
+    // the same of group b (fused-group beats of two or more groups)
+    sumb     = $signed(tree[72*nselb +: 72]);
+    nanb     = bad || |(l_nan & gmaskb);
+    pinfb    = |(l_pinf & gmaskb);
+    ninfb    = |(l_ninf & gmaskb);
+    all_negb = &(l_zero & l_neg | ~gmaskb);
+    all_posb = &(l_zero & ~l_neg | ~gmaskb);
   end
 
   logic [71:0]        mag;
@@ -198,11 +214,12 @@ module mx_mac #(
 
     // ---- stage 2: the block's FP32 dot (block-fp32) and its exact sum and class (exact) ----
   logic        v2, clr2, bf2, bnan2, bpinf2, bninf2, bzneg2, bzpos2, fg2, first2, last2;
+  logic        two2, bnan2b, bpinf2b, bninf2b, bzneg2b, bzpos2b;   // group b (two2: present)
   logic [31:0] d2, cin2;
   logic [7:0]  fblk2;
   logic [MX_RND_W-1:0] rnd2;
   logic [MX_ACCUM_W-1:0] acm2;
-  logic signed [71:0] sum2;
+  logic signed [71:0] sum2, sum2b;
   logic [8:0]  sab2;                       // X_A + X_B + 254: the block's shift in the accumulator
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v2 <= 1'b0;
@@ -215,6 +232,8 @@ module mx_mac #(
       fg2 <= fg1; first2 <= gi1 == '0; last2 <= last1;
       bnan2 <= nan; bpinf2 <= pinf; bninf2 <= ninf;
       bzneg2 <= all_neg; bzpos2 <= all_pos;    // every product -0 / +0 (nonzero or special: 0)
+      two2 <= fg1 && two1; sum2b <= sumb;
+      bnan2b <= nanb; bpinf2b <= pinfb; bninf2b <= ninfb; bzneg2b <= all_negb; bzpos2b <= all_posb;
     end
   end
 
@@ -279,17 +298,24 @@ module mx_mac #(
                                     .rnd_i(rnd2), .bf16_i(1'b1), .bits_o(br_bits), .flags_o(br_flags));
 
   // fused-group: the accumulator (FP32 pattern; a BF16 one has its low 16 bits zero) and the
-  // flags of every step so far; a clearing beat's first group starts from C_in
-  logic [31:0] accf, accf_new;
-  logic [7:0]  flf, fstep, flf_new;
+  // flags of every step so far; a clearing beat's first group starts from C_in.  Two steps
+  // chained: group a, then group b on a's result where the sub-beat has one.
+  logic [31:0] accf, accf_new, accf_a, accf_b;
+  logic [7:0]  flf, fstep, fstepb, flf_new;
   logic        fclr;
   assign fclr = clr2 && first2;
   mx_fused_step #(.SW(72)) u_fstep (.acc_i(fclr ? cin2 : accf), .sum_i(sum2),
                                     .k_i($signed({3'd0, sab2}) - 12'sd286), .nan_i(bnan2),
                                     .pinf_i(bpinf2), .ninf_i(bninf2), .zneg_i(bzneg2),
                                     .zpos_i(bzpos2), .rnd_i(rnd2), .bf16_i(bf2),
-                                    .acc_o(accf_new), .flags_o(fstep));
-  assign flf_new = (fclr ? 8'd0 : flf) | fstep;
+                                    .acc_o(accf_a), .flags_o(fstep));
+  mx_fused_step #(.SW(72)) u_fstepb (.acc_i(accf_a), .sum_i(sum2b),
+                                     .k_i($signed({3'd0, sab2}) - 12'sd286), .nan_i(bnan2b),
+                                     .pinf_i(bpinf2b), .ninf_i(bninf2b), .zneg_i(bzneg2b),
+                                     .zpos_i(bzpos2b), .rnd_i(rnd2), .bf16_i(bf2),
+                                     .acc_o(accf_b), .flags_o(fstepb));
+  assign accf_new = two2 ? accf_b : accf_a;
+  assign flf_new  = (fclr ? 8'd0 : flf) | fstep | (two2 ? fstepb : 8'd0);
 
   logic [31:0] res;
   logic [7:0]  res_fl;

@@ -301,7 +301,7 @@ cycle (sim *s, const beat *b)
 static void
 drain (sim *s)
 {
-  for (int i = 0; i < 256 && s->qn > 0; i++) /* a fused-group beat of G = 1 takes K cycles */
+  for (int i = 0; i < 256 && s->qn > 0; i++) /* a fused-group beat of G = 1 takes K/2 cycles */
     {
       int ready = s->stall_pct == 0 || (int) (mxv_rng_next (&s->stall_rng) % 100) >= s->stall_pct;
       idle_inputs (s);

@@ -1,30 +1,31 @@
 // mx_mac_pipe_formal -- formal harness (not a synthesizable unit) for the valid/ready pipeline of
 // mx_mac: no beat is lost, duplicated or reordered, a stalled output holds its value, each beat
 // accumulates onto the output of the beat before it, and a fused-group beat holds the input for
-// exactly K/G cycles.  Proved by BMC + k-induction (mx_mac_pipe.sby) at K = 2 (tasks prove,
-// cover) and at the deployed K = 32 (tasks prove32, cover32), on the real mx_mac, whole: nothing
-// of it is replaced or cut.
+// exactly K/2G cycles (two groups a cycle; one cycle for G = K).  Proved by BMC + k-induction
+// (mx_mac_pipe.sby) at K = 4 (tasks prove, cover; the least K with a beat of two cycles) and at
+// the deployed K = 32 (tasks prove32, cover32), on the real mx_mac, whole: nothing of it is
+// replaced or cut.
 //
 // Tags: beat n (n counts accepted beats, mod 64; t = n mod 64) brings C_in = 1 + t 2^-23 and
 // starts a new accumulation (clear) when t mod 4 = 0.  Accumulations alternate between the
 // models: t bit 2 set is fused-group, with G = 2^group_i taking every value from 1 to K (see grp:
-// G = 1 at K = 32 is 32 groups, 32 cycles); t bit 2 clear mixes exact (t[0] ^ t[3]) and
+// G = 1 at K = 32 is 32 groups, 16 cycles); t bit 2 clear mixes exact (t[0] ^ t[3]) and
 // block-fp32 beats, a clearing beat being exact in every other accumulation.  The blocks are
 // all-zero codes (E4M3, scales 2^0), so every block's dot and every group's sum is +0 and every
 // accumulator after beat t holds exactly C_in of the last clearing beat:
 // E(t) = 1 + (t - t mod 4) 2^-23.  Every output, of every model, must be E of its beat, and
 // the beats in flight must equal accepted minus emitted, stage by stage.
-// A reference model of stage 1 written from the spec (h_busy, h_g: which group of the beat in
-// stage 1 is issued; the beat leaves after K/G) gives the expected in_ready_o, independent of
-// the RTL's gi1/last1; the RTL's counter must equal it.
+// A reference model of stage 1 written from the spec (h_busy, h_g: which pair of groups of the
+// beat in stage 1 is issued; the beat leaves after K/2G, or 1) gives the expected in_ready_o,
+// independent of the RTL's gi1/last1; the RTL's counter must equal it.
 // The invariants below (the reference model against the RTL's stage 1 and counter, stage 2's
 // group flags, the accumulators, every stage register's beat values) close k-induction in two
-// steps, so depth 4 suffices although a G = 1 beat takes 32 cycles.
+// steps, so depth 4 suffices although a G = 1 beat takes 16 cycles.
 // As in mx_quantize_pipe_formal: the control reads no data bit but the beat's model and group
 // size (data independence), and the p_* probes are connected to the flattened DUT by the .sby.
 // SPDX-License-Identifier: MIT
 module mx_mac_pipe_formal #(
-  parameter int K = 2
+  parameter int K = 4
 ) (
   input logic clk_i,
   input logic in_valid_i,
@@ -76,8 +77,8 @@ module mx_mac_pipe_formal #(
     h = 8'({t[5:3], t[1]});                                     // i / 2
     grp = 3'((t[0] ? 8'(LK + 16 * (LK + 1)) - h : h) % 8'(LK + 1));
   endfunction
-  function automatic logic [GIW-1:0] ngroups(input logic [5:0] t);  // cycles in stage 1: K/G
-    ngroups = fused(t) ? GIW'(K >> grp(t)) : GIW'(1);
+  function automatic logic [GIW-1:0] ngroups(input logic [5:0] t);  // cycles in stage 1:
+    ngroups = fused(t) && K >> grp(t) > 1 ? GIW'(K >> grp(t) >> 1) : GIW'(1); // K/2G, or 1
   endfunction
 
   logic [31:0] out_acc;
@@ -91,7 +92,7 @@ module mx_mac_pipe_formal #(
     .out_valid_o(out_valid), .out_ready_i(out_ready_i), .out_acc_o(out_acc), .out_flags_o(out_flags));
 
   // reference model of stage 1, from the spec: a beat is taken when stage 1 is empty or issues
-  // its last group, and issues its K/G groups one per advancing cycle
+  // its last groups, and issues its K/G groups two per advancing cycle
   logic           advance;
   assign advance = !out_valid || out_ready_i;
   logic           h_busy = 1'b0;
@@ -123,8 +124,8 @@ module mx_mac_pipe_formal #(
   logic [31:0]         p_accf;
   logic [ACC_W-1:0]    p_accw;
   logic                p_snan, p_spinf, p_sninf, p_szneg, p_szpos;
-  logic signed [71:0]  p_sum2;
-  logic                p_bnan2, p_bpinf2, p_bninf2;
+  logic signed [71:0]  p_sum2, p_sum2b;
+  logic                p_bnan2, p_bpinf2, p_bninf2, p_bnan2b, p_bpinf2b, p_bninf2b, p_two2;
 
 `ifdef FORMAL
   logic [5:0] t_out, t_2, t_1;
@@ -150,13 +151,13 @@ module mx_mac_pipe_formal #(
       assert (6'(n_in - n_out) == 6'(h_busy) + 6'(p_v2 && p_last2) + 6'(out_valid));
       if (out_valid) assert (out_acc == acc_of(t_out));
       if (out_valid_q && !out_ready_q) assert (out_valid && out_acc == out_acc_q);
-      // the reference model's own invariants: its counter stays below K/G, its tag is t_1
+      // the reference model's own invariants: its counter stays below K/2G, its tag is t_1
       if (h_busy) assert (h_t == t_1 && h_g < ngroups(h_t));
       else assert (h_g == '0);
       // the RTL's stage 1 and group counter are the reference model's
       assert (p_v1 == h_busy && p_gi1 == h_g);
-      // stage 2 holds group h_g - 1 of the beat in stage 1 exactly when h_g > 0; otherwise it
-      // holds (if valid) the last group of the beat before, which is its first if K/G = 1
+      // stage 2 holds pair h_g - 1 of the beat in stage 1 exactly when h_g > 0; otherwise it
+      // holds (if valid) the last pair of the beat before, which is its first if K/2G <= 1
       assert ((p_v2 && !p_last2) == (h_busy && h_g != '0));
       if (p_v2 && !p_last2) assert (p_first2 == (h_g == GIW'(1)));
       if (p_v2 && p_last2) assert (p_first2 == (ngroups(t_2) == GIW'(1)));
@@ -173,8 +174,11 @@ module mx_mac_pipe_formal #(
       if (p_v2 && !p_first2) assert (p_accf == acc_of(t_2));
       else if (fused(t_last) && t_last[1:0] != 2'd3) assert (p_accf == acc_of(t_last));
       if (p_v2) assert (p_d2 == 32'd0 && p_clr2 == (t_2[1:0] == 2'd0) && p_cin2 == tagf(t_2));
-      // and the group's exact sum and class, which the fused-group step reads
+      // and the two groups' exact sums and classes, which the fused-group steps read; the
+      // second exactly on fused-group beats of two or more groups
       if (p_v2) assert (p_sum2 == 72'sd0 && !p_bnan2 && !p_bpinf2 && !p_bninf2);
+      if (p_v2) assert (p_sum2b == 72'sd0 && !p_bnan2b && !p_bpinf2b && !p_bninf2b);
+      if (p_v2) assert (p_two2 == (fused(t_2) && K >> grp(t_2) > 1));
       // the model and the result format travel with their beat (they choose what it reports)
       if (p_v2) assert (p_acm2 == model(t_2) && !p_bf2);
       if (p_v1) assert (p_acm1 == model(t_1) && !p_bf1);
@@ -184,7 +188,7 @@ module mx_mac_pipe_formal #(
         assert (p_clr1 == (t_1[1:0] == 2'd0) && p_cin1 == tagf(t_1));
       end
       cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
-      cover (p_v1 && p_gi1 == GIW'(1) && out_valid && !out_ready_i);   // a multi-group beat stalled
+      cover (p_v1 && p_gi1 == GIW'(1) && out_valid && !out_ready_i);   // a multi-cycle beat stalled
       cover (out_valid && exact(t_out) && t_out[1:0] == 2'd3 && out_ready_i);
       // the output of a beat of K groups (G = 1) and of one of one group (G = K)
       cover (out_valid && fused(t_out) && grp(t_out) == 3'd0);

@@ -1,7 +1,8 @@
 /* mxk_cuda_conv.h -- the per-element and per-block arithmetic of libmxk_cuda: format parameters,
  * input widening, the shared exponent of the floor and rceil-fp32 rules, element encode in every
  * deterministic rounding and sr, dequantize to FP32 and BF16, and the packings.  Integer
- * arithmetic only (no host or device float), so one definition is bit-exact on both sides:
+ * arithmetic but for two IEEE operations (mxkc_scale_f32's multiplies, mxkc__fadd_pow2's add),
+ * whose host forms model the device's, so one definition is bit-exact on both sides:
  * under nvcc each function is __host__ __device__, under a C11 compiler plain static inline, and
  * the host test suite (tests/tcuda_conv.c) checks them exhaustively against libmxgold on
  * machines without a GPU.  The kernels (kernels/cuda/src) call nothing else to compute a bit.
@@ -279,7 +280,7 @@ mxkc__fadd_pow2 (uint32_t t, uint32_t m, int mode)
 
 /* One element by the magic-add route of libmxk's SIMD paths (kernels/cpu/src/mxk_avx512.c,
  * lanes_magic): bit for bit mxkc_quant_elem for a finite b of a block in the fast range
- * (mxkc_fast_amax) under its scale exponent x, in about half the instructions.  t = |b| / 2^x
+ * (mxkc_fast_amax) under its scale exponent x, in fewer instructions.  t = |b| / 2^x
  * by subtracting x from the exponent field, clamped to 2^-126 (zeros, FP32 subnormals and
  * anything below 2^(x-126) are below 2^-26 element units there: rne, rtz, rna and sr give 0,
  * rup and rdn see a nonzero; their zeros stay 0).  One add of the magic 2^(E'+23-mbits),
