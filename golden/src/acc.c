@@ -129,6 +129,21 @@ mx__acc_add_exact_product (mx__acc *a, const mx__exact *x, const mx__exact *y)
 }
 
 void
+mx__acc_add_i128 (mx__acc *a, __int128 v, long e)
+{
+  if (v == 0)
+    return;
+  unsigned __int128 u = v < 0 ? -(unsigned __int128) v : (unsigned __int128) v;
+  mp_limb_t *l = mpz_limbs_write (a->zx, 2);
+  l[0] = (mp_limb_t) u;
+  l[1] = (mp_limb_t) (u >> 64);
+  mpz_limbs_finish (a->zx, l[1] ? 2 : 1);
+  if (v < 0)
+    mpz_neg (a->zx, a->zx);
+  add_z (a, a->zx, e);
+}
+
+void
 mx__acc_add_acc (mx__acc *a, const mx__acc *b)
 {
   a->terms += b->terms;

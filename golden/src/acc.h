@@ -9,7 +9,7 @@
 typedef struct
 {
   mpz_t sum;
-  long lsb;        /* weight of bit 0 of sum; LONG_MAX while no nonzero term was added */
+  long lsb;        /* weight of bit 0 of sum; LONG_MAX while nothing nonzero was added */
   int nan;         /* a NaN term, or Inf * 0 */
   int pinf, ninf;  /* an infinite term of each sign */
   int all_negzero; /* every term so far was -0 } these two decide the sign of an exact zero */
@@ -25,6 +25,9 @@ void mx__acc_reset (mx__acc *a);
 void mx__acc_add (mx__acc *a, mpfr_srcptr x);
 /* Add x * y exactly (Inf * 0 is NaN): two codes decoded by mx__decode_exact. */
 void mx__acc_add_exact_product (mx__acc *a, const mx__exact *x, const mx__exact *y);
+/* Add v * 2^e exactly: v the 128-bit sum of finite nonzero products whose terms and classes
+ * the caller counted (a->terms, a->all_negzero = a->all_poszero = 0). */
+void mx__acc_add_i128 (mx__acc *a, __int128 v, long e);
 /* Add another accumulator. */
 void mx__acc_add_acc (mx__acc *a, const mx__acc *b);
 /* Multiply the finite part by 2^e (exact). */

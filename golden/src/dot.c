@@ -38,19 +38,60 @@ apply_scales (mx__acc *a, const mx__exact *sa, const mx__exact *sb)
   mx__acc_scale (a, sa->e + sb->e);
 }
 
-/* The exact dot of k products times the scales, into b (a block, or a fused group of it). */
+/* The exponents of f's finite nonzero values m 2^e: e in [*lo, *hi], m below 2^*mb; 0 for an
+ * EkM0 format (mx__decode_exact's 2^e). */
+static int
+value_span (const mx_format *f, long *lo, long *hi, long *mb)
+{
+  if (f->special == MX_SPECIAL_POW2)
+    return 0;
+  if (f->special == MX_SPECIAL_INT)
+    *lo = *hi = -(long) f->mbits, *mb = (long) f->bits;
+  else
+    *lo = (long) f->emin - (long) f->mbits, *hi = (long) f->emax - (long) f->mbits,
+    *mb = (long) f->mbits + 1;
+  return 1;
+}
+
+/* The exact dot of k products times the scales, into b (a block, or a fused group of it).
+ * Where every product's bits fit one 128-bit window (every MX element pair: E5M2 x E5M2 spans
+ * 2^-32..2^32), the finite products are summed in a signed 128-bit integer with its lsb at the
+ * least exponent two codes can have, and added to b once: the same exact sum as a GMP addition
+ * per product (which took a fifth of the co-simulation's CPU time), with no allocation. */
 static void
 block_dot (mx__acc *b, const uint64_t *ca, const mx_format *ea, const uint64_t *cb,
            const mx_format *eb, uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
 {
   mx__exact xa, xb;
+  long loa, hia, mba, lob, hib, mbb;
   mx__acc_reset (b);
-  for (size_t i = 0; i < k; i++)
+  if (k <= 64 && value_span (ea, &loa, &hia, &mba) && value_span (eb, &lob, &hib, &mbb)
+      && (hia - loa) + (hib - lob) + mba + mbb + 7 <= 127) /* 7: the sign and 64 terms */
     {
-      mx__decode_exact (&xa, ea, ca[i]);
-      mx__decode_exact (&xb, eb, cb[i]);
-      mx__acc_add_exact_product (b, &xa, &xb);
+      __int128 s = 0;
+      for (size_t i = 0; i < k; i++)
+        {
+          mx__decode_exact (&xa, ea, ca[i]);
+          mx__decode_exact (&xb, eb, cb[i]);
+          if (xa.cls != MX__FINITE || xb.cls != MX__FINITE)
+            {
+              mx__acc_add_exact_product (b, &xa, &xb); /* zeros and specials: no GMP */
+              continue;
+            }
+          __int128 p = ((__int128) xa.m * (__int128) xb.m) << (xa.e + xb.e - loa - lob);
+          s += xa.neg != xb.neg ? -p : p;
+          b->terms++;
+          b->all_negzero = b->all_poszero = 0;
+        }
+      mx__acc_add_i128 (b, s, loa + lob);
     }
+  else
+    for (size_t i = 0; i < k; i++)
+      {
+        mx__decode_exact (&xa, ea, ca[i]);
+        mx__decode_exact (&xb, eb, cb[i]);
+        mx__acc_add_exact_product (b, &xa, &xb);
+      }
   mx__decode_exact (&xa, sf, scale_a);
   mx__decode_exact (&xb, sf, scale_b);
   apply_scales (b, &xa, &xb);
