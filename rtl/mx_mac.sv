@@ -232,7 +232,7 @@ module mx_mac #(
       fg2 <= fg1; first2 <= gi1 == '0; last2 <= last1;
       bnan2 <= nan; bpinf2 <= pinf; bninf2 <= ninf;
       bzneg2 <= all_neg; bzpos2 <= all_pos;    // every product -0 / +0 (nonzero or special: 0)
-      two2 <= fg1 && two1; sum2b <= sumb;
+      two2 <= two1; sum2b <= sumb;
       bnan2b <= nanb; bpinf2b <= pinfb; bninf2b <= ninfb; bzneg2b <= all_negb; bzpos2b <= all_posb;
     end
   end

@@ -63,35 +63,26 @@ block_dot (mx__acc *b, const uint64_t *ca, const mx_format *ea, const uint64_t *
            const mx_format *eb, uint64_t scale_a, uint64_t scale_b, const mx_format *sf, size_t k)
 {
   mx__exact xa, xb;
-  long loa, hia, mba, lob, hib, mbb;
+  long loa = 0, hia, mba, lob = 0, hib, mbb;
   mx__acc_reset (b);
-  if (k <= 64 && value_span (ea, &loa, &hia, &mba) && value_span (eb, &lob, &hib, &mbb)
-      && (hia - loa) + (hib - lob) + mba + mbb + 7 <= 127) /* 7: the sign and 64 terms */
+  int narrow = k <= 64 && value_span (ea, &loa, &hia, &mba) && value_span (eb, &lob, &hib, &mbb)
+               && (hia - loa) + (hib - lob) + mba + mbb + 7 <= 127; /* 7: the sign and 64 terms */
+  __int128 s = 0;
+  for (size_t i = 0; i < k; i++)
     {
-      __int128 s = 0;
-      for (size_t i = 0; i < k; i++)
+      mx__decode_exact (&xa, ea, ca[i]);
+      mx__decode_exact (&xb, eb, cb[i]);
+      if (!narrow || xa.cls != MX__FINITE || xb.cls != MX__FINITE)
         {
-          mx__decode_exact (&xa, ea, ca[i]);
-          mx__decode_exact (&xb, eb, cb[i]);
-          if (xa.cls != MX__FINITE || xb.cls != MX__FINITE)
-            {
-              mx__acc_add_exact_product (b, &xa, &xb); /* zeros and specials: no GMP */
-              continue;
-            }
-          __int128 p = ((__int128) xa.m * (__int128) xb.m) << (xa.e + xb.e - loa - lob);
-          s += xa.neg != xb.neg ? -p : p;
-          b->terms++;
-          b->all_negzero = b->all_poszero = 0;
+          mx__acc_add_exact_product (b, &xa, &xb); /* zeros and specials; a wide pair, all */
+          continue;
         }
-      mx__acc_add_i128 (b, s, loa + lob);
+      __int128 p = ((__int128) xa.m * (__int128) xb.m) << (xa.e + xb.e - loa - lob);
+      s += xa.neg != xb.neg ? -p : p;
+      b->terms++;
+      b->all_negzero = b->all_poszero = 0;
     }
-  else
-    for (size_t i = 0; i < k; i++)
-      {
-        mx__decode_exact (&xa, ea, ca[i]);
-        mx__decode_exact (&xb, eb, cb[i]);
-        mx__acc_add_exact_product (b, &xa, &xb);
-      }
+  mx__acc_add_i128 (b, s, loa + lob);
   mx__decode_exact (&xa, sf, scale_a);
   mx__decode_exact (&xb, sf, scale_b);
   apply_scales (b, &xa, &xb);
