@@ -5,7 +5,8 @@
 #   pipe      the valid/ready pipelines of mx_quantize and mx_mac: no beat lost, duplicated or
 #             reordered (BMC from reset + k-induction), and covers that show it is not vacuous;
 #             mx_mac proved at the deployed K = 32, covered at K = 4 (--full adds the K = 32
-#             covers and the K = 4 proof)
+#             covers and the K = 4 proof); mx_quantize with every block searching (min-mse:
+#             held K + 1 cycles in stage 1) by BMC from reset to depth 16, and its covers
 #   lane      mx_quant_lane == an independent model, SAT miters per element format: under the
 #             OCP-strict policies (the CI run leaves sr out for E4M3 and E5M2), and under every
 #             value of the policies a lane sees with every rounding but sr (--full proves sr in
@@ -18,7 +19,8 @@
 #             accepts a beat while a fused-group beat still iterates over its groups, a group-pair
 #             counter whose terminal count reads two bits only, a changed rne tie and a wrong
 #             count inside the leading-zero word, a MAC lane split one bit off, a scale-div
-#             (BF16) zero threshold one binade off, each in a scratch copy of rtl/: each proof
+#             (BF16) zero threshold one binade off, a quantizer that takes a block while one
+#             searches, each in a scratch copy of rtl/: each proof
 #             must fail with a counterexample (the counter one at K = 32, the other MAC ones at
 #             K = 4; --full also runs those two at K = 32, an exact accumulator that restarts
 #             on every beat at K = 32, and the counter one at K = 4, where it must pass: only
@@ -173,6 +175,8 @@ for t in "${targets[@]}"; do
   case $t in
     pipe) sby "$root/sim/formal" mx_quantize_pipe.sby prove pass
           sby "$root/sim/formal" mx_quantize_pipe.sby cover pass
+          sby "$root/sim/formal" mx_quantize_pipe.sby search pass
+          sby "$root/sim/formal" mx_quantize_pipe.sby searchcover pass
           # mx_mac: the proof at the deployed K = 32, the covers at K = 4 (a K = 32 beat of G = 1
           # takes 16 cycles: cover32 runs to depth 42, 1-2 min)
           sby "$root/sim/formal" mx_mac_pipe.sby prove32 pass
@@ -192,9 +196,10 @@ for t in "${targets[@]}"; do
       # scratch copies of rtl/ and sim/formal/, one bug each; the proofs must find them
       s1=$work/sab-stall s2=$work/sab-tie s3=$work/sab-acc s4=$work/sab-groups s5=$work/sab-lzc
       s6=$work/sab-count s7=$work/sab-exact s8=$work/sab-lane s9=$work/sab-divin
-      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7" "$s8" "$s9"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
+      s10=$work/sab-search
+      for s in "$s1" "$s2" "$s3" "$s4" "$s5" "$s6" "$s7" "$s8" "$s9" "$s10"; do mkdir -p "$s/sim" && cp -r "$root/rtl" "$s/" && cp -r "$root/sim/formal" "$s/sim/"; done
       # 1. stage 2 loads while the output is stalled: the beat it held is dropped
-      sed -i 's/if (advance \&\& v1) begin/if (v1) begin/' "$s1/rtl/mx_quantize.sv"
+      sed -i 's/if (advance \&\& go1) begin/if (go1) begin/' "$s1/rtl/mx_quantize.sv"
       # 2. rne breaks ties to odd
       sed -i 's/mx_round_inc = rb & (sb | lsb);/mx_round_inc = rb \& (sb | ~lsb);/' "$s2/rtl/mx_round_inc.svh"
       # 3. mx_mac adds a block's dot to C_in even when the beat does not clear
@@ -212,7 +217,10 @@ for t in "${targets[@]}"; do
       sed -i "s/(s > 7'd64) ?/(s > 7'd65) ?/" "$s8/rtl/mx_mac_lane.sv"
       # 9. scale-div input with BF16 lanes zeroes t only below 2^-135, not at 2^-134 and below
       sed -i "s/(bf16_i ? -12'sd134 : -12'sd150)/(bf16_i ? -12'sd135 : -12'sd150)/g" "$s9/rtl/mx_quant_lane.sv"
+      # 10. mx_quantize takes a new block while one searches: the searching block is lost
+      sed -i 's/assign in_ready_o = advance \&\& !hold1;/assign in_ready_o = advance;/' "$s10/rtl/mx_quantize.sv"
       if cmp -s "$s9/rtl/mx_quant_lane.sv" "$root/rtl/mx_quant_lane.sv" ||
+         cmp -s "$s10/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s1/rtl/mx_quantize.sv" "$root/rtl/mx_quantize.sv" ||
          cmp -s "$s2/rtl/mx_round_inc.svh" "$root/rtl/mx_round_inc.svh" ||
          cmp -s "$s3/rtl/mx_mac.sv" "$root/rtl/mx_mac.sv" ||
@@ -239,6 +247,7 @@ for t in "${targets[@]}"; do
         lzc "$s5/sim/formal" 600 fail
         maclane "$s8/sim/formal" fail
         sby "$s9/sim/formal" mx_quant_lane.sby pol_e2m1 fail
+        sby "$s10/sim/formal" mx_quantize_pipe.sby search fail
       fi ;;
   esac
 done

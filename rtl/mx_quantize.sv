@@ -3,8 +3,9 @@
 // Runtime: element format (the six OCP formats, or those of FMT_MASK; an unsupported fmt_i gives
 // the NaN scale 0xFF, codes 0 and the INVALID flag), rounding (all ten modes of roundings.def; sr
 // with SR_BITS random bits per element on rbits_i), scale rule (floor ceil even rceil rceil-fp32
-// floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32; any other rule_i gives the
-// NaN scale, codes 0 and the INVALID flag, as an unsupported format), FP32 or BF16 lanes, and the
+// floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32, and the searches min-mse
+// and min-maxerr; rule_i 12-15 gives the NaN scale, codes 0 and the INVALID flag, as an
+// unsupported format), FP32 or BF16 lanes, and the
 // policy word pol_i (its layout MX_QPOL_* from sim/qpol.h; all zeros but scale-min and
 // zero-scale at 0 is OCP-strict):
 //   overflow sat | ovf;  nan-block propagate | ignore;  inf-block nan | maxscale | sat | pow128 |
@@ -16,8 +17,10 @@
 // unsupported rule is.  Not implemented, so not in the word: scale-bump once (a second pass over
 // the whole block) and sr-frac other than trunc; the word leaves out the fields that cannot
 // change an FP32/BF16 block with an E8M0 scale (wide-input, scale-cast, scale-bottom, scale-round).
-// valid/ready, fully pipelined: II = 1, latency 3 cycles (input register, scale register, output
-// register); a stalled output holds the whole pipeline, so no beat is lost or duplicated.
+// valid/ready, pipelined: II = 1, latency 3 cycles (input register, scale register, output
+// register); a stalled output holds the whole pipeline, so no beat is lost or duplicated.  A block
+// that searches (min-mse, min-maxerr: mx_scale_search, one element a cycle, then the comparison)
+// stays K + 1 more cycles in stage 1 with in_ready_o low: II = K + 2 for it.
 // SPDX-License-Identifier: MIT
 module mx_quantize #(
   parameter int K = 32,
@@ -45,9 +48,11 @@ module mx_quantize #(
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  logic advance;
+  // hold1: stage 1 holds a block whose scale search has elements left; go1: its block moves on
+  logic advance, hold1, go1;
   assign advance    = !out_valid_o || out_ready_i;
-  assign in_ready_o = advance;
+  assign in_ready_o = advance && !hold1;
+  assign go1        = v1 && !hold1;
 
   // ---- stage 1: inputs ----
   logic                 v1, bf1;
@@ -59,10 +64,10 @@ module mx_quantize #(
   logic [SR_BITS*K-1:0] rb1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v1 <= 1'b0;
-    else if (advance) v1 <= in_valid_i;
+    else if (advance) v1 <= hold1 || in_valid_i;
   end
   always_ff @(posedge clk_i) begin
-    if (advance && in_valid_i) begin
+    if (in_ready_o && in_valid_i) begin
       d1 <= in_data_i; bf1 <= in_bf16_i; fmt1 <= fmt_i; rnd1 <= rnd_i; rule1 <= rule_i;
       pol1 <= pol_i; rb1 <= rbits_i;
     end
@@ -152,16 +157,46 @@ module mx_quantize #(
                     .mbits_i(mbits1), .emax_i(emax1), .sigmax_i(sigmax1), .rcp_i(rcp1),
                     .e_o(e_rule), .ok_o(ruleok1));
 
-  // shared exponent, clamped to [lo, 127] (lo from scale-min); scale code; NaN scale; the
-  // exponent the elements are divided by (min-scale-elem at lo)
-  logic signed [9:0] x_scale, x_div, lo;
+  // the lowest shared exponent (scale-min), and the exponent the elements of a block whose scale
+  // a rule chose are divided by: min-scale-elem at lo
+  logic signed [9:0] lo;
+  logic              maxs, nanblk;
+  assign lo     = (p_smin > 8'd0) ? $signed({2'd0, p_smin}) - 10'sd127 : -10'sd127;
+  assign maxs   = any_inf && p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_MAXSCALE);
+  assign nanblk = (any_nan && !p_nanign) || (any_inf && p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_NAN));
+  function automatic logic signed [9:0] divisor(input logic signed [9:0] e);
+    if (e == lo && p_minse == MX_MIN_SCALE_ELEM_W'(MX_MIN_SCALE_ELEM_FLT_MIN)) divisor = lo + 10'sd1;
+    else if (e == lo && p_minse == MX_MIN_SCALE_ELEM_W'(MX_MIN_SCALE_ELEM_UNIT)) divisor = 10'sd0;
+    else divisor = e;
+  endfunction
+
+  // min-mse, min-maxerr: a block whose floor exponent lies in [lo, 127] searches it and its
+  // neighbours in range (any other block's scale is floor's, clamped or NaN, as libmxgold's)
+  logic               srch1, sdone;
+  logic [1:0]         spick;
+  logic signed [11:0] e_pick;
+  assign srch1 = (rule1 == 4'(MX_SCALE_MIN_MSE) || rule1 == 4'(MX_SCALE_MIN_MAXERR))
+                 && fmtok1 && ruleok1 && polok1 && !nanblk && !maxs && amax != 31'd0
+                 && e_rule >= 12'(lo) && e_rule <= 12'sd127;
+  assign hold1  = v1 && srch1 && !sdone;
+  assign e_pick = srch1 ? e_rule + 12'(spick) - 12'sd1 : e_rule;
+  mx_scale_search #(.K(K), .SR_BITS(SR_BITS)) u_search (
+    .clk_i(clk_i), .start_i(in_ready_o && in_valid_i), .run_i(v1 && srch1),
+    .maxerr_i(rule1 == 4'(MX_SCALE_MIN_MAXERR)), .x_i(x1), .rbits_i(rb1), .e_i(e_rule[9:0]),
+    .cand_i({e_rule < 12'sd127, 1'b1, e_rule > 12'(lo)}),
+    .div_m_i(divisor(e_rule[9:0] - 10'sd1)), .div_f_i(divisor(e_rule[9:0])),
+    .div_p_i(divisor(e_rule[9:0] + 10'sd1)), .rnd_i(rnd1), .ovf_i(p_ovf), .inf_ovf_i(inf_ovf1),
+    .inf_zero_i(inf_zero1), .int_full_i(p_intfull), .nan_ones_i(p_nanones), .div_in_i(p_divin),
+    .bf16_i(bf1), .zero_sign_i(p_zsign), .nan_elem_i(p_nanelem), .mbits_i(mbits1),
+    .bias_i(bias1), .emin_i(emin1), .maxmag_i(maxmag1), .signbit_i(signbit1),
+    .is_int_i(isint1), .is_ieee_i(isieee1), .is_fn_i(isfn1), .done_o(sdone), .pick_o(spick));
+
+  // shared exponent, clamped to [lo, 127]; scale code; NaN scale; the elements' divisor
+  logic signed [9:0] x_scale, x_div;
   logic [7:0]        scale_code, bflags;
-  logic              nan_scale, maxs, ruled;
-  assign maxs = any_inf && p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_MAXSCALE);
+  logic              nan_scale, ruled;
   always_comb begin
-    lo = (p_smin > 8'd0) ? $signed({2'd0, p_smin}) - 10'sd127 : -10'sd127;
-    nan_scale = (any_nan && !p_nanign) || (any_inf && p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_NAN))
-                || !fmtok1 || !ruleok1 || !polok1;  // an unsupported format, rule or policy: invalid too
+    nan_scale = nanblk || !fmtok1 || !ruleok1 || !polok1;  // an unsupported format, rule or policy: invalid too
     // flushed subnormals are flagged under any scale but a refused block's
     bflags = (flushed1 && fmtok1 && ruleok1 && polok1) ? (MX_FLAG_UNDERFLOW | MX_FLAG_INEXACT) : 8'd0;
     x_scale = 10'sd0;
@@ -172,16 +207,16 @@ module mx_quantize #(
       x_scale = 10'sd127;                        // the largest scale, no clamp flag
     end else if (amax == 31'd0) begin
       scale_code = p_zscale;                     // all-zero block (NaNs, Infs aside): zero-scale
-    end else if (e_rule < 12'(lo)) begin
+    end else if (e_pick < 12'(lo)) begin
       x_scale = lo;
       bflags = bflags | MX_FLAG_SCALE_CLAMPED;
-    end else if (e_rule > 12'sd127) begin
+    end else if (e_pick > 12'sd127) begin
       if (p_sclamp) begin
         x_scale = 10'sd127;                      // INT8 rceil/ceil near FLT_MAX; even-fp32's 2^128
         bflags = bflags | MX_FLAG_SCALE_CLAMPED;
       end else nan_scale = 1'b1;
     end else begin
-      x_scale = e_rule[9:0];
+      x_scale = e_pick[9:0];
     end
     ruled = !nan_scale && !maxs && amax != 31'd0;
     if (nan_scale) scale_code = 8'hFF;
@@ -189,11 +224,7 @@ module mx_quantize #(
       scale_code = 8'(x_scale + 10'sd127);
     // the elements' divisor: min-scale-elem where a scale rule's exponent lies at the bottom of
     // the range (a zero block's elements are zeros, NaNs and Infs, which no divisor changes)
-    x_div = x_scale;
-    if (ruled && x_scale == lo && p_minse == MX_MIN_SCALE_ELEM_W'(MX_MIN_SCALE_ELEM_FLT_MIN))
-      x_div = lo + 10'sd1;
-    else if (ruled && x_scale == lo && p_minse == MX_MIN_SCALE_ELEM_W'(MX_MIN_SCALE_ELEM_UNIT))
-      x_div = 10'sd0;
+    x_div = ruled ? divisor(x_scale) : x_scale;
   end
 
   // how an Inf element encodes: inf-block sat as sat, pass as ovf, maxscale and pow128 under the
@@ -219,10 +250,10 @@ module mx_quantize #(
   logic                 isint2, isieee2, isfn2;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v2 <= 1'b0;
-    else if (advance) v2 <= v1;
+    else if (advance) v2 <= go1;
   end
   always_ff @(posedge clk_i) begin
-    if (advance && v1) begin
+    if (advance && go1) begin
       x2 <= x1; rnd2 <= rnd1; ovf2 <= p_ovf; rb2 <= rb1; xs2 <= x_div; sc2 <= scale_code;
       nan2 <= nan_scale; bf2 <= bflags | (nan_scale ? MX_FLAG_INVALID : 8'd0);
       mbits2 <= mbits1; bias2 <= bias1; emin2 <= emin1; maxmag2 <= maxmag1; signbit2 <= signbit1;

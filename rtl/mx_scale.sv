@@ -17,8 +17,8 @@
 //          Inf) lies above every scale
 //   rceil-log2f  ceil(fl32(log2 fl32(amax / max))) (torchao RCEIL's eager path): the quotient
 //          rounded to FP32 by an integer division, then the ceil rule's threshold
-// min-mse and min-maxerr (a search over three candidate scales) are not implemented: ok_o is 0
-// for them and for 12-15.
+//   min-mse, min-maxerr  floor, where mx_scale_search starts
+// ok_o is 0 for rule_i 12-15.
 // Unclamped; the caller clamps to the E8M0 range.
 // SPDX-License-Identifier: MIT
 module mx_scale (
@@ -194,7 +194,7 @@ module mx_scale (
       4'(MX_SCALE_CEIL_LOG2_INPUT): e_o = e0 + (ceil_up(ea, mn[22:0], bf16_i) ? 12'sd1 : 12'sd0);
       4'(MX_SCALE_RCEIL_LOG2F): e_o = e_rl2;
       4'(MX_SCALE_EVEN_FP32): e_o = (r32 >= 12'sd128) ? 12'sd2047 : r32 - 12'(emax_i);
-      4'(MX_SCALE_FLOOR): e_o = e0;
+      4'(MX_SCALE_FLOOR), 4'(MX_SCALE_MIN_MSE), 4'(MX_SCALE_MIN_MAXERR): e_o = e0; // the searches start at floor
       default: begin
         e_o  = e0;
         ok_o = 1'b0;

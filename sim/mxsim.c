@@ -9,6 +9,7 @@
  *                                  rounding; result bits and flags compared)
  *   --accum exact|block-fp32|fused-group
  *                                  mac: random dots of that model only (its co-simulation rate)
+ *   --rule R                       quantize: random blocks of that scale rule only
  *   --stalls P                     random valid/ready stalls (P percent on each side); a
  *                                  scoreboard proves no result is lost, duplicated or reordered
  *   --trace FILE.fst               waveforms      --coverage FILE  write coverage (mxsim-cov)
@@ -70,6 +71,7 @@ typedef struct
 {
   int unit;           /* 0 quantize, 1 mac */
   int accum_sel;      /* --accum: the one model of the random dots, or -1 for all three */
+  int rule_sel;       /* --rule: the one scale rule of the random quantize blocks, or -1 */
   int stall_pct;
   long errors_max, passed, failed, beats_in, beats_out;
   int quiet;
@@ -103,8 +105,8 @@ rtl_format (const mx_format *f)
   return -1;
 }
 
-/* The scale rules mx_quantize implements (mx_scale.sv); any other rule_i value gives the NaN
- * scale, codes 0 and INVALID. */
+/* The scale rules mx_quantize implements (mx_scale.sv, mx_scale_search.sv: every rule of
+ * policies.def); any other rule_i value gives the NaN scale, codes 0 and INVALID. */
 static int
 rtl_rule (int rule)
 {
@@ -113,6 +115,7 @@ rtl_rule (int rule)
     case MX_SCALE_FLOOR: case MX_SCALE_CEIL: case MX_SCALE_EVEN: case MX_SCALE_RCEIL:
     case MX_SCALE_RCEIL_FP32: case MX_SCALE_FLOOR_LOG2F: case MX_SCALE_FLOOR_LOG2_INPUT:
     case MX_SCALE_RCEIL_LOG2F: case MX_SCALE_CEIL_LOG2_INPUT: case MX_SCALE_EVEN_FP32:
+    case MX_SCALE_MIN_MSE: case MX_SCALE_MIN_MAXERR:
       return 1;
     default:
       return 0;
@@ -440,13 +443,18 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
   b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
-  /* every rule the RTL implements, and one beat in 64 a rule_i it refuses (10..15) */
+  /* every rule the RTL implements; one beat in 64 a search (min-mse, min-maxerr: K + 1 cycles
+   * each, so drawn as often as that keeps the rate), and one in 256 a rule_i it refuses (12..15) */
   static const int rules[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN, MX_SCALE_RCEIL,
                                MX_SCALE_RCEIL_FP32, MX_SCALE_FLOOR_LOG2F, MX_SCALE_RCEIL_LOG2F,
                                MX_SCALE_FLOOR_LOG2_INPUT, MX_SCALE_CEIL_LOG2_INPUT,
                                MX_SCALE_EVEN_FP32 };
   unsigned long long y = mxv_rng_next (&s->rng);
-  b->rule = y % 64 == 0 ? 10 + (int) ((y >> 6) % 6) : rules[(y >> 6) % (sizeof rules / sizeof *rules)];
+  b->rule = y % 256 == 0   ? 12 + (int) ((y >> 8) % 4)
+            : y % 256 == 1 ? MX_SCALE_MIN_MSE + (int) ((y >> 8) % 2)
+                          : rules[(y >> 8) % (sizeof rules / sizeof *rules)];
+  if (s->rule_sel >= 0)
+    b->rule = s->rule_sel;
   int drawn;
   b->pol = random_policy (s, (x >> 5) & 1, &drawn);
   b->bf16 = (x >> 6) % 8 == 0;
@@ -1020,13 +1028,14 @@ usage (FILE *o)
   fprintf (o, "Usage: mxsim --vectors FILE | --unit quantize|mac --random N [--format F|all]\n"
               "             [--accum exact|block-fp32|fused-group] [--seed S] [--stalls PERCENT]\n"
               "             [--trace FILE.fst] [--coverage FILE] [--errors N] [--quiet] [--bench]\n"
-              "             [--threads N]\n"
+              "             [--threads N] [--rule R]\n"
               "Co-simulates rtl/mx_quantize.sv or rtl/mx_mac.sv against libmxgold; ends with\n"
               "'N passed, M failed' (exit 1 on any mismatch, 77 for an unsupported vector file).\n"
               "--random: --threads threads draw the beats and run the golden model a batch\n"
               "ahead of the DUT (default: every online CPU); the blocks checked do not depend\n"
               "on N.  --stalls draws from a stream of its own: the blocks do not depend on it.\n"
               "--accum (mac): random dots of one accumulation model only (default: all three).\n"
+              "--rule (quantize): random blocks of one scale rule only (a policies.def name).\n"
               "Random quantize blocks draw every rule, rounding and (on half of them) every field\n"
               "of the policy word (sim/qpol.h); values the RTL refuses expect the NaN scale.\n");
 }
@@ -1039,7 +1048,7 @@ main (int argc, char **argv)
     { "format", 1, 0, 'f' }, { "seed", 1, 0, 's' }, { "stalls", 1, 0, 'p' },
     { "trace", 1, 0, 't' }, { "coverage", 1, 0, 'c' }, { "errors", 1, 0, 'e' },
     { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { "bench", 0, 0, 'b' },
-    { "threads", 1, 0, 'j' }, { "accum", 1, 0, 'a' }, { 0, 0, 0, 0 }
+    { "threads", 1, 0, 'j' }, { "accum", 1, 0, 'a' }, { "rule", 1, 0, 'R' }, { 0, 0, 0, 0 }
   };
   static sim s;
   const char *vectors = NULL, *trace = NULL, *coverage = NULL, *fmt = "all";
@@ -1051,6 +1060,7 @@ main (int argc, char **argv)
   struct timespec t0, t1;
   s.errors_max = 10;
   s.accum_sel = -1;
+  s.rule_sel = -1;
   s.rng.s = 1;
   find_elems ();
   while ((c = getopt_long (argc, argv, "", lo, NULL)) != -1)
@@ -1092,6 +1102,14 @@ main (int argc, char **argv)
           return bad_option ("--accum is exact, block-fp32 or fused-group (the RTL's models)",
                              optarg);
         break;
+      case 'R':
+        {
+          long v;
+          if (mx_policy_value_parse (&v, MX_POLICY_SCALE_RULE, optarg) != MX_OK)
+            return bad_option ("--rule wants a scale rule of policies.def", optarg);
+          s.rule_sel = (int) v;
+        }
+        break;
       case 'q': s.quiet = 1; break;
       case 'h': usage (stdout); return 0;
       case 'b': bench = 1; break;
@@ -1111,6 +1129,11 @@ main (int argc, char **argv)
   if (s.accum_sel >= 0 && (vectors || s.unit != 1))
     {
       fprintf (stderr, "mxsim: --accum goes with --unit mac --random\n");
+      return 2;
+    }
+  if (s.rule_sel >= 0 && (vectors || s.unit != 0))
+    {
+      fprintf (stderr, "mxsim: --rule goes with --unit quantize --random\n");
       return 2;
     }
   int fsel = -1;
@@ -1157,9 +1180,12 @@ main (int argc, char **argv)
   if (bench)
     {
       double dt = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-      char u[32]; /* the keys' unit: quantize, mac, or mac_exact, mac_block_fp32, ... */
-      snprintf (u, sizeof u, "%s%s%s", s.unit ? "mac" : "quantize", s.accum_sel >= 0 ? "_" : "",
-                s.accum_sel >= 0 ? mx_accum_name ((mx_accum) s.accum_sel) : "");
+      char u[48], rn[32] = ""; /* the keys' unit: quantize, mac, or mac_exact, quantize_min_mse, ... */
+      if (s.rule_sel >= 0)
+        mx_policy_value_format (rn, sizeof rn, MX_POLICY_SCALE_RULE, s.rule_sel);
+      snprintf (u, sizeof u, "%s%s%s%s%s", s.unit ? "mac" : "quantize", s.accum_sel >= 0 ? "_" : "",
+                s.accum_sel >= 0 ? mx_accum_name ((mx_accum) s.accum_sel) : "",
+                rn[0] ? "_" : "", rn);
       for (char *p = u; *p; p++)
         *p = *p == '-' ? '_' : *p;
       if (vectors)

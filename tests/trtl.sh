@@ -156,13 +156,30 @@ for fs in e4m3:600000 e5m2:600000 e2m3:700000 e3m2:600000 e2m1:400000 int8:7E000
       for (k = 1; k <= 4; k++) { c = int((8388608 + s) / 2 ^ k); for (d = -64; d < 64; d++) printf "%08X\n", c + d } }')
 done
 echo "trtl: $na single-amax blocks of the log2 rules' edges through the RTL"
-# ... and the rules it does not implement are refused as files (77), and as beats (NaN scale,
-# INVALID: mxsim --random draws them)
+# 3e. the searches (min-mse, min-maxerr: mx_scale_search): level-2 files in every format, FP32
+# and BF16 lanes, under every rounding in turn, and random blocks of each under every rounding,
+# field of the policy word and stalls (the committed OCP files of both ran above)
+ns=0 i=0
 for r in min-mse min-maxerr; do
-  "$bin/mxgold" gen --op quantize --format e4m3 --scale-rule $r --quiet -o "$tmp/rule.mxv"
-  "$bin/mxsim" --vectors "$tmp/rule.mxv" > "$tmp/out" 2>&1; rc=$?
-  [ $rc = 77 ] && grep -q "scale rule" "$tmp/out" && ok || { ko "$r not refused: rc=$rc"; tail -3 "$tmp/out"; }
+  for f in e4m3 e5m2 e2m3 e3m2 e2m1 int8; do
+    for t in fp32 bf16; do
+      i=$((i+1)); rnd=$(echo rne rna rnz rhu rhd rtz rup rdn rto sr | cut -d' ' -f$((i % 10 + 1)))
+      "$bin/mxgold" gen --op quantize --format $f --input $t --scale-rule $r --rounding $rnd \
+        --level 2 -n 200 --seed 29 --quiet -o "$tmp/rule.mxv" \
+        && "$bin/mxsim" --vectors "$tmp/rule.mxv" --quiet > "$tmp/out" 2>&1 \
+        && ns=$((ns+1)) && ok || { ko "$r $f $t $rnd"; tail -8 "$tmp/out"; }
+    done
+  done
+  "$bin/mxsim" --unit quantize --random 3000 --rule $r --seed 31 --stalls 20 --quiet > "$tmp/out" 2>&1 \
+    && ok || { ko "mxsim --random 3000 --rule $r"; tail -8 "$tmp/out"; }
 done
+echo "trtl: $ns generated files and 6000 random blocks of min-mse and min-maxerr"
+# ... and the rule_i values no rule names (12-15) are refused as beats (NaN scale, INVALID:
+# mxsim --random draws them), as are mxsim's own bad options
+"$bin/mxsim" --unit quantize --random 10 --rule none > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "rule wants a scale rule" "$tmp/out" && ok || { ko "--rule none: rc=$rc"; tail -3 "$tmp/out"; }
+"$bin/mxsim" --unit mac --random 10 --rule floor > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "rule goes with --unit quantize" "$tmp/out" && ok || { ko "--unit mac --rule: rc=$rc"; tail -3 "$tmp/out"; }
 
 # 4. a corrupted expected field is caught and its case named (file:line)
 v=$src/vectors/ocp/quantize/e4m3-rne.mxv

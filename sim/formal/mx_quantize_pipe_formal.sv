@@ -12,6 +12,12 @@
 // valid of its stage ANDed with advance.  A proof with one injective tag per beat thus covers any
 // data (data independence).  The datapath itself is proved by co-simulation and by the lane miter.
 //
+// SEARCH (the search task, BMC from reset only): every beat takes min-mse, which holds each block
+// K + 1 cycles in stage 1 (mx_scale_search).  floor's scale is exact for these blocks and both
+// neighbours' errors are larger or equal (x - 1 saturates, x + 1 rounds the odd values), so
+// the expected outputs are the same; the search's accumulators are not invariants a k-induction
+// could be given, so this task is a bounded proof from reset, deep enough for several searches.
+//
 // Probes: Yosys cannot read hierarchical references, so the p_* wires are left undriven here and
 // the .sby script connects them to the flattened DUT's registers (connect -set p_v1 dut.v1).
 // They carry the stage invariants that make the proof inductive.
@@ -27,6 +33,11 @@ module mx_quantize_pipe_formal #(
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
   localparam int SRB = 16;
+`ifdef SEARCH
+  localparam int RULE = MX_SCALE_MIN_MSE;
+`else
+  localparam int RULE = MX_SCALE_FLOOR;
+`endif
 
   // reset in the first cycle only
   logic init = 1'b1;
@@ -55,7 +66,7 @@ module mx_quantize_pipe_formal #(
   mx_quantize #(.K(K), .SR_BITS(SRB)) dut (
     .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .in_ready_o(in_ready),
     .in_data_i(block_of(n_in)), .in_bf16_i(1'b0), .fmt_i(3'(MX_FMT_INT8)),
-    .rnd_i(MX_RND_W'(MX_RND_RNE)), .rule_i(4'(MX_SCALE_FLOOR)), .pol_i('0),
+    .rnd_i(MX_RND_W'(MX_RND_RNE)), .rule_i(4'(RULE)), .pol_i('0),
     .rbits_i('0), .out_valid_o(out_valid), .out_ready_i(out_ready_i),
     .out_scale_o(out_scale), .out_codes_o(out_codes), .out_flags_o(out_flags));
 
@@ -98,8 +109,13 @@ module mx_quantize_pipe_formal #(
   always_comb begin
     if (rst_ni) begin
       // the handshake: ready exactly when the output register is free or being read (the
-      // port-level properties: this one, the tag order and the stall hold)
+      // port-level properties: this one, the tag order and the stall hold); a search holds
+      // stage 1, so ready then only ever when the output is free or being read
+`ifdef SEARCH
+      if (in_ready) assert (!out_valid || out_ready_i);
+`else
       assert (in_ready == (!out_valid || out_ready_i));
+`endif
       // the n-th output is the n-th accepted block (no loss, duplicate or reorder)
       if (out_valid) begin
         assert (out_codes == codes_of(t_out));
@@ -130,11 +146,17 @@ module mx_quantize_pipe_formal #(
       end
       if (p_v1) begin
         assert (p_d1 == block_of(t_1) && !p_bf1 && p_fmt1 == 3'(MX_FMT_INT8) && p_pol1 == '0);
-        assert (p_rnd1 == MX_RND_W'(MX_RND_RNE) && p_rule1 == 4'(MX_SCALE_FLOOR) && p_rb1 == '0);
+        assert (p_rnd1 == MX_RND_W'(MX_RND_RNE) && p_rule1 == 4'(RULE) && p_rb1 == '0);
       end
 `endif
       // not vacuous (the cover task): a full pipeline stalls, and beats stream through
+`ifdef SEARCH
+      // (stage 2 and the output are never both full here: each block spends K + 2 cycles in
+      // stage 1, one in stage 2)
+      cover (out_valid && !out_ready_i && p_v1 && in_valid_i);
+`else
       cover (out_valid && !out_ready_i && p_v1 && p_v2 && in_valid_i);
+`endif
       cover (n_out == 6'd5);
     end
   end
