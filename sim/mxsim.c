@@ -443,8 +443,9 @@ random_quantize_beat (sim *s, beat *b, int fmt, long id)
   memset (b, 0, sizeof *b);
   b->fmt = fmt;
   b->rnd = (int) (x % MX_ROUNDING_COUNT);        /* the RTL implements every rounding */
-  /* every rule the RTL implements; one beat in 64 a search (min-mse, min-maxerr: K + 1 cycles
-   * each, so drawn as often as that keeps the rate), and one in 256 a rule_i it refuses (12..15) */
+  /* every rule the RTL implements, one beat in 256 of them a search (min-mse, min-maxerr: K + 2
+   * cycles each, the rest one; mxsim --rule draws only those), and one in 256 a rule_i it
+   * refuses (12..15) */
   static const int rules[] = { MX_SCALE_FLOOR, MX_SCALE_CEIL, MX_SCALE_EVEN, MX_SCALE_RCEIL,
                                MX_SCALE_RCEIL_FP32, MX_SCALE_FLOOR_LOG2F, MX_SCALE_RCEIL_LOG2F,
                                MX_SCALE_FLOOR_LOG2_INPUT, MX_SCALE_CEIL_LOG2_INPUT,
