@@ -22,7 +22,7 @@ module mx_quant_lane #(
   parameter int SR_BITS = 16
 ) (
   input  logic [31:0]         x_i,       // FP32 bits
-  input  logic signed [9:0]   scale_i,   // shared exponent X, -127..127
+  input  logic signed [9:0]   scale_i,   // the exponent X the value is divided by, -127..128
   input  logic [MX_RND_W-1:0] rnd_i,     // MX_RND_* (roundings.def order)
   input  logic                ovf_i,     // 0 sat, 1 ovf
   input  logic                inf_ovf_i, // the overflow an Inf input takes (0 sat, 1 ovf)

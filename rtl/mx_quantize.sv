@@ -48,14 +48,14 @@ module mx_quantize #(
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  // hold1: stage 1 holds a block whose scale search has elements left; go1: its block moves on
-  logic advance, hold1, go1;
+  // ---- stage 1: inputs ----
+  // hold1: stage 1 holds a block that searches (its elements, then the comparison); go1: the
+  // block in stage 1 moves on
+  logic                 advance, hold1, go1;
+  logic                 v1, bf1;
   assign advance    = !out_valid_o || out_ready_i;
   assign in_ready_o = advance && !hold1;
   assign go1        = v1 && !hold1;
-
-  // ---- stage 1: inputs ----
-  logic                 v1, bf1;
   logic [32*K-1:0]      d1;
   logic [2:0]           fmt1;
   logic [3:0]           rule1;
@@ -170,6 +170,13 @@ module mx_quantize #(
     else divisor = e;
   endfunction
 
+  // how an Inf element encodes: inf-block sat as sat, pass as ovf, maxscale and pow128 under the
+  // overflow policy, zero as +0 (nan never reaches the lanes: NaN scale)
+  logic inf_ovf1, inf_zero1;
+  assign inf_ovf1  = p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_PASS)
+                     || (p_ovf && p_inf != MX_INF_BLOCK_W'(MX_INF_BLOCK_SAT));
+  assign inf_zero1 = p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_ZERO);
+
   // min-mse, min-maxerr: a block whose floor exponent lies in [lo, 127] searches it and its
   // neighbours in range (any other block's scale is floor's, clamped or NaN, as libmxgold's)
   logic               srch1, sdone;
@@ -226,13 +233,6 @@ module mx_quantize #(
     // the range (a zero block's elements are zeros, NaNs and Infs, which no divisor changes)
     x_div = ruled ? divisor(x_scale) : x_scale;
   end
-
-  // how an Inf element encodes: inf-block sat as sat, pass as ovf, maxscale and pow128 under the
-  // overflow policy, zero as +0 (nan never reaches the lanes: NaN scale)
-  logic inf_ovf1, inf_zero1;
-  assign inf_ovf1  = p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_PASS)
-                     || (p_ovf && p_inf != MX_INF_BLOCK_W'(MX_INF_BLOCK_SAT));
-  assign inf_zero1 = p_inf == MX_INF_BLOCK_W'(MX_INF_BLOCK_ZERO);
 
   // ---- stage 2: scale ----
   logic                 v2, ovf2, nan2, bfl2, infovf2, infzero2, intfull2, nanones2, divin2;

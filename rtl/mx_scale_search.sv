@@ -1,17 +1,24 @@
 // mx_scale_search -- the min-mse and min-maxerr scale rules of mx_quantize, as libmxgold's
 // block_error: of floor's shared exponent e and its neighbours e - 1 and e + 1 (those the caller
-// allows: a neighbour the scale range would clamp onto e is no candidate), the one under which
-// the dequantized block q_i = 2^E P_i lies nearest the block V_i over its finite elements:
+// allows: the ones inside [lo, 127]), the one under which the dequantized block q_i = 2^E P_i
+// lies nearest the block V_i over its finite elements.  P_i is V_i / 2^D rounded (D = E but at
+// the bottom of the range, where min-scale-elem moves it), so q_i has V_i's sign or is 0.
 //   min-mse     the least sum of (V_i - q_i)^2.  That sum is sum V_i^2, the same under every
-//               candidate, plus T = sum q_i (q_i - 2 V_i), which is what is summed here, exactly:
-//               a TW-bit fixed-point accumulator with lsb 2^-291 (q_i^2 >= 2^-286, 2 q_i V_i a
-//               multiple of 2^-291; |q_i| < 2^130 and |V_i| < 2^128 keep |T| below 2^267)
-//   min-maxerr  the least max |V_i - q_i|, exact in DW bits with lsb 2^-149
-// Each candidate's elements go through a lane of their own (mx_quant_lane, its divisor 2^D_c:
-// min-scale-elem can make D_c differ from E_c at the bottom of the range) and are decoded back
-// (mx_elem_decode).  A finite V_i that encodes to a NaN or Inf code makes its candidate's error
-// infinite.  Ties keep e, then the smaller exponent (libmxgold tries e, e - 1, e + 1 and keeps a
-// strictly smaller error).
+//               candidate, plus T = sum q_i (q_i - 2 V_i), which is what is summed here, exactly,
+//               in a TW-bit two's-complement accumulator with lsb 2^-291: q_i^2 is a multiple of
+//               2^-286 (|q_i| >= 2^-143, E5M2's smallest step under 2^-127) and 2 q_i V_i of
+//               2^-291 (V_i's lsb 2^-149).  Each term lies in (-V_i^2, q_i^2]: |V_i| < 2^128,
+//               and |q_i| < 2^130 (|P| < 2^(emax+1) and E <= e + 1 <= 129 - emax, pow128's amax
+//               2^128 included), so |T| < K 2^260.  The window must be that wide: under rup, rdn,
+//               rto and sr an arbitrarily small V_i (2^-149) can give a nonzero q_i.
+//   min-maxerr  the least max |V_i - q_i| < max(|V_i|, |q_i|) < 2^130, exact in DW bits with lsb
+//               2^-149
+// Each candidate's elements go through a lane of their own (mx_quant_lane, with the candidate's
+// divisor) and are decoded back (mx_elem_decode).  A finite V_i that encodes to a NaN or Inf
+// code makes its candidate's error infinite.  Ties keep e, then the smaller exponent
+// (libmxgold tries e, e - 1, e + 1 and keeps a strictly smaller error).  A candidate the caller
+// does not allow still runs through its lane (its divisor may then be -128 or 128, its shifts
+// wrap): cand_i masks its sums out of the comparison.
 // One element a cycle: start_i (a new block) clears the search; every cycle with run_i set
 // takes the next element, the cycle after the K-th compares, and done_o then holds, with
 // pick_o, until start_i.
@@ -24,7 +31,7 @@ module mx_scale_search #(
   input  logic                 start_i,    // a new block: the search starts over
   input  logic                 run_i,      // the block searches (stage 1 holds it)
   input  logic                 maxerr_i,   // min-maxerr, else min-mse
-  input  logic [32*K-1:0]      x_i,        // the block, FP32 (subnormals already flushed)
+  input  logic [32*K-1:0]      x_i,        // the block, FP32 (subnormals flushed if the policy says)
   input  logic [SR_BITS*K-1:0] rbits_i,
   input  logic signed [9:0]    e_i,        // floor's exponent, in the scale range
   input  logic [2:0]           cand_i,     // candidates e - 1, e, e + 1 allowed (bit 1: e, always)
@@ -47,8 +54,9 @@ module mx_scale_search #(
   `include "mx_pkg.svh"
   /* verilator lint_on UNUSEDPARAM */
 
-  localparam int IW = $clog2(K + 2);   // an element index 0..K, then K + 1: compared
-  localparam int TW = 560;
+  localparam int IW = $clog2(K + 2);    // idx: elements 0..K-1, K the comparison, K + 1 done
+  localparam int XW = (K > 1) ? $clog2(K) : 1;
+  localparam int TW = 553 + $clog2(K);  // |T| < K 2^260 at lsb 2^-291, and the sign
   localparam int DW = 282;
 
   logic [IW-1:0] idx;
@@ -57,8 +65,8 @@ module mx_scale_search #(
   // element idx under each candidate c (0: e - 1, 1: e, 2: e + 1)
   logic [31:0]        v;
   logic [SR_BITS-1:0] rb;
-  assign v  = x_i[32*idx[$clog2(K)-1:0] +: 32];
-  assign rb = rbits_i[SR_BITS*idx[$clog2(K)-1:0] +: SR_BITS];
+  assign v  = x_i[32*idx[XW-1:0] +: 32];
+  assign rb = rbits_i[SR_BITS*idx[XW-1:0] +: SR_BITS];
 
   // one slice per candidate in flat vectors: the Yosys of bench/area.sh (0.23) reads no packed
   // 2-D arrays, and the formal tools' Yosys read unpacked ones indexed in a function otherwise
@@ -97,8 +105,8 @@ module mx_scale_search #(
   assign vfin = v[30:23] != 8'hFF;
 
   // a candidate's terms: q (q - 2V) at lsb 2^-291 (q^2 at 2^(2(sh - 16 + ec)), 2qV at
-  // 2^(sh - 16 + ec + ve - 149)), and |V - q| at lsb 2^-149.  q is V rounded, so it has V's
-  // sign or is 0: both are formed from the magnitudes.
+  // 2^(sh - 16 + ec + ve - 149)), and |V - q| at lsb 2^-149, both formed from the magnitudes
+  // (q has V's sign or is 0)
   function automatic logic [TW-1:0] mse_term(input logic [7:0] sig, input logic [5:0] sh,
                                              input logic signed [11:0] ec);
     logic [15:0]   p2;                  // the products first, at their own widths
@@ -119,6 +127,25 @@ module mx_scale_search #(
     d   = (vfx >= qfx) ? vfx - qfx : qfx - vfx;
     max_err = (prev > d) ? prev : d;
   endfunction
+
+  // candidate a's error strictly below candidate b's
+  function automatic logic less(input logic ia, input logic [TW-1:0] ta, input logic [DW-1:0] ma,
+                                input logic ib, input logic [TW-1:0] tb, input logic [DW-1:0] mb);
+    if (ia) less = 1'b0;
+    else if (ib) less = 1'b1;
+    else if (maxerr_i) less = ma < mb;
+    else less = $signed(ta) < $signed(tb);
+  endfunction
+  logic       lt01, lt20, lt21;
+  logic [1:0] pick;
+  always_comb begin
+    lt01 = less(inf[0], t[0 +: TW], mx[0 +: DW], inf[1], t[TW +: TW], mx[DW +: DW]);
+    lt20 = less(inf[2], t[2*TW +: TW], mx[2*DW +: DW], inf[0], t[0 +: TW], mx[0 +: DW]);
+    lt21 = less(inf[2], t[2*TW +: TW], mx[2*DW +: DW], inf[1], t[TW +: TW], mx[DW +: DW]);
+    pick = 2'd1;
+    if (cand_i[0] && lt01) pick = 2'd0;
+    if (cand_i[2] && ((pick == 2'd0) ? lt20 : lt21)) pick = 2'd2;
+  end
 
   // the wide arithmetic runs only while a block searches (a simulator skips it on every other
   // cycle); NaN and Inf inputs carry no error
@@ -143,25 +170,6 @@ module mx_scale_search #(
                            + mse_term(qsig[8*c +: 8], qsh[6*c +: 6], 12'(e_i) + 12'(c) - 12'sd1);
       end
     end
-  end
-
-  // candidate a's error strictly below candidate b's
-  function automatic logic less(input logic ia, input logic [TW-1:0] ta, input logic [DW-1:0] ma,
-                                input logic ib, input logic [TW-1:0] tb, input logic [DW-1:0] mb);
-    if (ia) less = 1'b0;
-    else if (ib) less = 1'b1;
-    else if (maxerr_i) less = ma < mb;
-    else less = $signed(ta) < $signed(tb);
-  endfunction
-  logic       lt01, lt20, lt21;
-  logic [1:0] pick;
-  always_comb begin
-    lt01 = less(inf[0], t[0 +: TW], mx[0 +: DW], inf[1], t[TW +: TW], mx[DW +: DW]);
-    lt20 = less(inf[2], t[2*TW +: TW], mx[2*DW +: DW], inf[0], t[0 +: TW], mx[0 +: DW]);
-    lt21 = less(inf[2], t[2*TW +: TW], mx[2*DW +: DW], inf[1], t[TW +: TW], mx[DW +: DW]);
-    pick = 2'd1;
-    if (cand_i[0] && lt01) pick = 2'd0;
-    if (cand_i[2] && ((pick == 2'd0) ? lt20 : lt21)) pick = 2'd2;
   end
 
   logic unused;

@@ -174,6 +174,26 @@ for r in min-mse min-maxerr; do
     && ok || { ko "mxsim --random 3000 --rule $r"; tail -8 "$tmp/out"; }
 done
 echo "trtl: $ns generated files and 6000 random blocks of min-mse and min-maxerr"
+# ... and blocks whose choice hangs on the last bits of the exact sums (docs/rtl.md): INT8 at
+# e = -127, four elements above max and one 2^-149 that rup rounds up to the smallest step: the
+# q^2 parts of floor and floor + 1 cancel, and the sums differ by 2^-5 * 2^-127 * 2^-149 =
+# 2^-281 (the accumulator's lsb is 2^-291); then max |V - q| of 32770 and 32769 units of 2^-149.
+# Each also negated (rdn for rup).  floor + 1 wins every one; equal sums would keep floor.
+block_file() { # RULE ROUNDING < blocks (INT8, FP32)
+  local r=$1 rnd=$2
+  cat > "$tmp/blk.in"
+  "$bin/mxgold" gen --op quantize --format int8 --scale-rule $r --rounding $rnd --quiet | grep '^#' \
+    | sed "s/^# cases: .*/# cases: $(wc -l < "$tmp/blk.in")/" > "$tmp/blk.mxv"
+  "$bin/mxgold" quantize --format int8 --scale-rule $r --rounding $rnd --flags < "$tmp/blk.in" \
+    | paste -d' ' "$tmp/blk.in" - >> "$tmp/blk.mxv"
+  grep -v '^#' "$tmp/blk.mxv" | awk '$33 != "01" { exit 1 }' || ko "near-tie $r $rnd: the golden model keeps floor"
+  "$bin/mxsim" --vectors "$tmp/blk.mxv" --quiet > "$tmp/out" 2>&1 \
+    && ok || { ko "near-tie $r $rnd"; tail -8 "$tmp/out"; }
+}
+z27=$(printf ' 00000000%.0s' $(seq 27)) z30=$(printf ' 00000000%.0s' $(seq 30))
+block_file min-mse rup <<< "007FE000 007FE000 007FE000 007FE000 00000001$z27"
+block_file min-mse rdn <<< "807FE000 807FE000 807FE000 807FE000 80000001$z27"
+block_file min-maxerr rne < <(printf '%s\n' "007F8002 00017FFF$z30" "807F8002 80017FFF$z30")
 # ... and the rule_i values no rule names (12-15) are refused as beats (NaN scale, INVALID:
 # mxsim --random draws them), as are mxsim's own bad options
 "$bin/mxsim" --unit quantize --random 10 --rule none > "$tmp/out" 2>&1; rc=$?

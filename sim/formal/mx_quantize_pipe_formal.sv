@@ -13,10 +13,12 @@
 // data (data independence).  The datapath itself is proved by co-simulation and by the lane miter.
 //
 // SEARCH (the search task, BMC from reset only): every beat takes min-mse, which holds each block
-// K + 1 cycles in stage 1 (mx_scale_search).  floor's scale is exact for these blocks and both
-// neighbours' errors are larger or equal (x - 1 saturates, x + 1 rounds the odd values), so
-// the expected outputs are the same; the search's accumulators are not invariants a k-induction
-// could be given, so this task is a bounded proof from reset, deep enough for several searches.
+// K + 1 cycles more in stage 1 (mx_scale_search).  floor's scale is exact for these blocks and
+// both neighbours' errors are larger (x - 1 saturates; x + 1 rounds the odd value each block
+// has, lane 1's tag being lane 0's plus 21), so the expected outputs are the same and the
+// search never picks a neighbour here (co-simulation checks that path); the search's
+// accumulators are not invariants a k-induction could be given, so this task is a bounded
+// proof from reset, deep enough for several searches.
 //
 // Probes: Yosys cannot read hierarchical references, so the p_* wires are left undriven here and
 // the .sby script connects them to the flattened DUT's registers (connect -set p_v1 dut.v1).
