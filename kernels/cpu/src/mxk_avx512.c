@@ -454,6 +454,21 @@ dot_consts (const mxk_fmt *f)
   return k;
 }
 
+/* 32 codes widened to words -> their values as BF16 words, from t's tables: FP8 (kind 0) by
+ * its 7-bit magnitude, the sign or-ed in; codes below 64 (kind 1) directly. */
+static inline __attribute__ ((always_inline)) __m512i
+bf16_words (__m512i w, const dotk *t)
+{
+  __m512i h = _mm512_permutex2var_epi16 (t->t0, w, t->t1); /* index: the low 6 bits */
+  if (t->kind == 0)
+    {
+      h = _mm512_mask_blend_epi16 (_mm512_test_epi16_mask (w, _mm512_set1_epi16 (0x40)), h,
+                                   _mm512_permutex2var_epi16 (t->t2, w, t->t3));
+      h = _mm512_ternarylogic_epi32 (h, _mm512_slli_epi16 (w, 8), _mm512_set1_epi16 ((short) 0x8000), 0xF8);
+    }
+  return h;
+}
+
 /* Dequantize.  Each format has its cheapest exact decode, then one scalef by the block's
  * exponent, which rounds once, as libmxgold does, and takes no FP32 subnormal operand (a
  * multiply by the scale 2^-127 would, and Intel cores take a microcode assist for each):
@@ -516,11 +531,7 @@ dq_fp8_block (__m512 r[2], const uint8_t *c, __m512 sx, const dotk *t)
   /* dwords 0 4 1 5 2 6 3 7: unpacklo then takes elements 0-15 and unpackhi 16-31 */
   __m256i c8 = _mm256_permutevar8x32_epi32 (_mm256_loadu_si256 ((const void *) c),
                                             _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
-  __m512i w = _mm512_cvtepu8_epi16 (c8);
-  __m512i h = _mm512_mask_blend_epi16 (_mm512_test_epi16_mask (w, _mm512_set1_epi16 (0x40)),
-                                       _mm512_permutex2var_epi16 (t->t0, w, t->t1),
-                                       _mm512_permutex2var_epi16 (t->t2, w, t->t3));
-  h = _mm512_ternarylogic_epi32 (h, _mm512_slli_epi16 (w, 8), _mm512_set1_epi16 ((short) 0x8000), 0xF8);
+  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c8), t);
   r[0] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)), sx);
   r[1] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), sx);
 }
@@ -599,14 +610,7 @@ dot_decode (__m512 *v0, __m512 *v1, const uint8_t *p, const dotk *k)
       *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
       return;
     }
-  __m512i w = _mm512_cvtepu8_epi16 (c);
-  __m512i h = _mm512_permutex2var_epi16 (k->t0, w, k->t1); /* index: the low 6 bits */
-  if (k->kind == 0)
-    {
-      h = _mm512_mask_blend_epi16 (_mm512_test_epi16_mask (w, _mm512_set1_epi16 (0x40)), h,
-                                   _mm512_permutex2var_epi16 (k->t2, w, k->t3));
-      h = _mm512_ternarylogic_epi32 (h, _mm512_slli_epi16 (w, 8), _mm512_set1_epi16 ((short) 0x8000), 0xF8);
-    }
+  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), k);
   *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
   *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
 }
