@@ -123,14 +123,20 @@ done
 echo "trtl: $ng generated files of the rules floor-log2f rceil-log2f floor-log2-input ceil-log2-input even-fp32"
 # ... and every amax that can move their scale, each alone in a block (docs/rtl.md): the amax
 # patterns on stdin, the expected outputs from the golden model's CLI, the header from gen
+# golden_file NAME RULE FORMAT INPUT ROUNDING < blocks: $tmp/NAME.mxv, the blocks' expected
+# outputs from the golden model's CLI, the header from gen
+golden_file() {
+  local n=$1 r=$2 f=$3 t=$4 rnd=$5
+  cat > "$tmp/$n.in"
+  "$bin/mxgold" gen --op quantize --format $f --input $t --scale-rule $r --rounding $rnd --quiet | grep '^#' \
+    | sed "s/^# cases: .*/# cases: $(wc -l < "$tmp/$n.in")/" > "$tmp/$n.mxv"
+  "$bin/mxgold" quantize --format $f --input $t --scale-rule $r --rounding $rnd --flags < "$tmp/$n.in" \
+    | paste -d' ' "$tmp/$n.in" - >> "$tmp/$n.mxv"
+}
 amax_file() { # RULE FORMAT INPUT < amax patterns
   local r=$1 f=$2 t=$3 z
   if [ "$t" = bf16 ]; then z=$(printf ' 0000%.0s' $(seq 31)); else z=$(printf ' 00000000%.0s' $(seq 31)); fi
-  sed "s/\$/$z/" > "$tmp/amax.in"
-  "$bin/mxgold" gen --op quantize --format $f --input $t --scale-rule $r --quiet | grep '^#' \
-    | sed "s/^# cases: .*/# cases: $(wc -l < "$tmp/amax.in")/" > "$tmp/amax.mxv"
-  "$bin/mxgold" quantize --format $f --input $t --scale-rule $r --flags < "$tmp/amax.in" \
-    | paste -d' ' "$tmp/amax.in" - >> "$tmp/amax.mxv"
+  sed "s/\$/$z/" | golden_file amax $r $f $t rne
   "$bin/mxsim" --vectors "$tmp/amax.mxv" --quiet > "$tmp/out" 2>&1 \
     && ok || { ko "amax windows: $r $f $t"; tail -8 "$tmp/out"; }
   na=$((na + $(grep -vc '^#' "$tmp/amax.mxv")))
@@ -181,11 +187,7 @@ echo "trtl: $ns generated files and 6000 random blocks of min-mse and min-maxerr
 # Each also negated (rdn for rup).  floor + 1 wins every one; equal sums would keep floor.
 block_file() { # RULE ROUNDING < blocks (INT8, FP32)
   local r=$1 rnd=$2
-  cat > "$tmp/blk.in"
-  "$bin/mxgold" gen --op quantize --format int8 --scale-rule $r --rounding $rnd --quiet | grep '^#' \
-    | sed "s/^# cases: .*/# cases: $(wc -l < "$tmp/blk.in")/" > "$tmp/blk.mxv"
-  "$bin/mxgold" quantize --format int8 --scale-rule $r --rounding $rnd --flags < "$tmp/blk.in" \
-    | paste -d' ' "$tmp/blk.in" - >> "$tmp/blk.mxv"
+  golden_file blk $r int8 fp32 $rnd
   grep -v '^#' "$tmp/blk.mxv" | awk '$33 != "01" { exit 1 }' || ko "near-tie $r $rnd: the golden model keeps floor"
   "$bin/mxsim" --vectors "$tmp/blk.mxv" --quiet > "$tmp/out" 2>&1 \
     && ok || { ko "near-tie $r $rnd"; tail -8 "$tmp/out"; }
