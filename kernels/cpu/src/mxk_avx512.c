@@ -524,69 +524,34 @@ bf16_words (__m512i w, const dotk *t)
   return h;
 }
 
-/* Dequantize.  Each format has its cheapest exact decode, then one scalef by the block's
- * exponent, which rounds once, as libmxgold does, and takes no FP32 subnormal operand (a
- * multiply by the scale 2^-127 would, and Intel cores take a microcode assist for each):
- *  FP8 (E4M3, E5M2), a whole block at a time (dq_fp8_block): the 128-entry magnitude table of
- *    dot_consts (two vpermi2w and a blend; every FP8 value, NaN and Inf included, is a BF16)
- *    with the sign or-ed in, widened to FP32 by unpacking against zeros, its dwords permuted
- *    first so that the unpacks' in-lane order comes out in element order; the scalef is by X.
- *    Until 2026-11-28 it went by way of FP16, as the AVX2 path still does, 16 codes at a time
- *    with a NaN patch: 0.36-0.49 of the in-cache stream on a Zen 5 core, 0.63-0.67 now.
- *  16 codes at a time (dq16), where the old decode is as fast on Intel (in cache 0.96-0.98 of
- *  the stream for FP4 and INT8 there; the block decode, measured on Zen 5 only, keeps them):
- *  FP6: a 32-entry magnitude table (one two-source permute), the sign or-ed in.
- *  FP4: a 16-entry signed table.
- *  INT8: an exact int-to-float conversion, scaled by 2^(X-6). */
+/* Dequantize, a block at a time: each code's exact value from a table in registers, as dot
+ * decodes (bf16_words: every element value of the float formats, subnormals, NaN and Inf
+ * included, is a BF16; INT8 its integer code, converted exactly), widened to FP32 by unpacking
+ * against zeros, the codes' dwords permuted first so that the unpacks' in-lane order comes out
+ * in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds once,
+ * as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127 would,
+ * and Intel cores take a microcode assist for each).  Until 2026-11-28 every format went 16
+ * codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables, INT8 by
+ * conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream), FP6,
+ * FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
+ * (docs/kernels.md, "Dequantize a block at a time"). */
 
-typedef struct
-{
-  __m512 t0, t1;
-  int kind; /* 0 FP8 fn, 1 FP8 ieee (dq_fp8_block), 2 FP6, 3 FP4, 4 INT8 */
-} dqk;
-
-static inline dqk
-dq_consts (const mxk_fmt *f)
-{
-  dqk k;
-  float t[32] = { 0 };
-  k.kind = f->is_int ? 4 : f->bits == 4 ? 3 : f->bits == 6 ? 2 : f->is_ieee ? 1 : 0;
-  for (int c = 0; c < 32 && k.kind >= 2 && k.kind <= 3; c++)
-    t[c] = mxk__decode ((uint8_t) (k.kind == 3 ? c & 15 : c), f);
-  k.t0 = _mm512_loadu_ps (t), k.t1 = _mm512_loadu_ps (t + 16);
-  return k;
-}
-
-/* 16 codes (bytes) of an FP6, FP4 or INT8 block -> 16 FP32 values times 2^X. */
-static inline __m512
-dq16 (__m128i c8, int X, const dqk *k)
-{
-  __m512 sc = _mm512_set1_ps ((float) (k->kind == 4 ? X - 6 : X));
-  switch (k->kind)
-    {
-    case 2:
-      {
-        __m512i w = _mm512_cvtepu8_epi32 (c8);
-        __m512 v = _mm512_permutex2var_ps (k->t0, w, k->t1); /* index: the low 5 bits, |code| */
-        v = _mm512_castsi512_ps (_mm512_ternarylogic_epi32 (_mm512_castps_si512 (v), _mm512_slli_epi32 (w, 26),
-                                                            _mm512_set1_epi32 ((int) 0x80000000u), 0xF8));
-        return _mm512_scalef_ps (v, sc);
-      }
-    case 3:
-      return _mm512_scalef_ps (_mm512_permutexvar_ps (_mm512_cvtepu8_epi32 (c8), k->t0), sc);
-    default:
-      return _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_cvtepi8_epi32 (c8)), sc);
-    }
-}
-
-/* A block's 32 FP8 codes -> 32 FP32 values in element order, scaled by 2^X. */
+/* A block's 32 codes (element order) -> 32 FP32 values in element order, scaled by 2^X. */
 static inline __attribute__ ((always_inline)) void
-dq_fp8_block (__m512 r[2], const uint8_t *c, __m512 sx, const dotk *t)
+dq_block (__m512 r[2], __m256i c, int X, const dotk *t)
 {
   /* dwords 0 4 1 5 2 6 3 7: unpacklo then takes elements 0-15 and unpackhi 16-31 */
-  __m256i c8 = _mm256_permutevar8x32_epi32 (_mm256_loadu_si256 ((const void *) c),
-                                            _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
-  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c8), t);
+  c = _mm256_permutevar8x32_epi32 (c, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
+  if (t->kind == 2) /* INT8: the code, sign-extended, converted exactly; 2^-6 in the scale */
+    {
+      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
+      __m512 sx = _mm512_set1_ps ((float) (X - 6));
+      r[0] = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg)), sx);
+      r[1] = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg)), sx);
+      return;
+    }
+  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), t);
+  __m512 sx = _mm512_set1_ps ((float) X);
   r[0] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)), sx);
   r[1] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), sx);
 }
@@ -598,11 +563,7 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
-  const dqk k = dq_consts (f);
-  const int fp8 = k.kind <= 1; /* unpacked: mxk__check_dq refuses a packing of FP8 */
-  dotk t = { 0 };
-  if (fp8)
-    t = dot_consts (f);
+  const dotk t = dot_consts (f);
   size_t pb = mxk__packed_block_bytes (packing);
   for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
     {
@@ -611,16 +572,12 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
       __m512 r[2];
       if (scales[blk] == 0xFF)
         r[0] = r[1] = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
-      else if (fp8)
-        dq_fp8_block (r, c, _mm512_set1_ps ((float) ((int) scales[blk] - 127)), &t);
+      else if (packing == MX_PACKING_UNPACKED)
+        dq_block (r, _mm256_loadu_si256 ((const void *) c), (int) scales[blk] - 127, &t);
       else
         {
-          if (packing != MX_PACKING_UNPACKED)
-            mxk__unpack_v (&c8[0], &c8[1], c, packing);
-          else
-            c8[0] = _mm_loadu_si128 ((const void *) c), c8[1] = _mm_loadu_si128 ((const void *) (c + 16));
-          for (int h = 0; h < 2; h++)
-            r[h] = dq16 (c8[h], (int) scales[blk] - 127, &k);
+          mxk__unpack_v (&c8[0], &c8[1], c, packing);
+          dq_block (r, _mm256_setr_m128i (c8[0], c8[1]), (int) scales[blk] - 127, &t);
         }
       if (out_fmt == MX_FP32)
         for (int h = 0; h < 2; h++)
