@@ -526,15 +526,15 @@ bf16_words (__m512i w, const dotk *t)
 
 /* Dequantize, a block at a time: each code's exact value from a table in registers, as dot
  * decodes (bf16_words: every element value of the float formats, subnormals, NaN and Inf
- * included, is a BF16; INT8 its integer code, converted exactly), widened to FP32 by unpacking
- * against zeros, the codes' dwords permuted first so that the unpacks' in-lane order comes out
+ * included, is a BF16; INT8 its integer code), widened to FP32 by unpacking against zeros
+ * (INT8: against the sign words, then an exact conversion), the codes' dwords permuted first so that the unpacks' in-lane order comes out
  * in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds once,
  * as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127 would,
  * and Intel cores take a microcode assist for each).  Until 2026-11-28 every format went 16
  * codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables, INT8 by
  * conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream), FP6,
  * FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
- * (docs/kernels.md, "Dequantize a block at a time"). */
+ * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
 
 /* A block's 32 codes (element order) -> 32 FP32 values in element order, scaled by 2^X. */
 static inline __attribute__ ((always_inline)) void
