@@ -538,7 +538,7 @@ bf16_words (__m512i w, const dotk *t)
 
 /* A block's 32 codes (element order) -> 32 FP32 values in element order, scaled by 2^X. */
 static inline __attribute__ ((always_inline)) void
-dq_block (__m512 r[2], __m256i c, int X, const dotk *t)
+dq_block (__m512 *r0, __m512 *r1, __m256i c, int X, const dotk *t)
 {
   /* dwords 0 4 1 5 2 6 3 7: unpacklo then takes elements 0-15 and unpackhi 16-31 */
   c = _mm256_permutevar8x32_epi32 (c, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
@@ -546,14 +546,62 @@ dq_block (__m512 r[2], __m256i c, int X, const dotk *t)
     {
       __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
       __m512 sx = _mm512_set1_ps ((float) (X - 6));
-      r[0] = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg)), sx);
-      r[1] = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg)), sx);
+      *r0 = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg)), sx);
+      *r1 = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg)), sx);
       return;
     }
   __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), t);
   __m512 sx = _mm512_set1_ps ((float) X);
-  r[0] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)), sx);
-  r[1] = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), sx);
+  *r0 = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)), sx);
+  *r1 = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), sx);
+}
+
+/* 16 FP32 values -> BF16, nearest-even, a NaN kept quiet with its sign (mxk__bf16_of) */
+static inline __m256i
+bf16_16 (__m512 v)
+{
+  __m512i u = _mm512_castps_si512 (v);
+  __m512i lsb = _mm512_and_si512 (_mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (1));
+  __m512i rn = _mm512_srli_epi32 (_mm512_add_epi32 (_mm512_add_epi32 (u, _mm512_set1_epi32 (0x7FFF)), lsb), 16);
+  __mmask16 knan = _mm512_cmp_ps_mask (v, v, _CMP_UNORD_Q);
+  return _mm512_cvtepi32_epi16 (_mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40)));
+}
+
+/* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
+ * at run time in the loop, and the block's values passed through an array, GCC kept both in
+ * memory and tested the kind on every block). */
+static inline __attribute__ ((always_inline)) void
+dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
+                   mx_packing packing, const dotk *tk, int kind)
+{
+  dotk t = *tk;
+  t.kind = kind;
+  size_t pb = mxk__packed_block_bytes (packing);
+  for (size_t blk = 0; blk < nb; blk++)
+    {
+      const uint8_t *c = codes + blk * pb;
+      __m512 r0, r1;
+      if (scales[blk] == 0xFF)
+        r0 = r1 = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
+      else if (packing == MX_PACKING_UNPACKED)
+        dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), (int) scales[blk] - 127, &t);
+      else
+        {
+          __m128i c0, c1;
+          mxk__unpack_v (&c0, &c1, c, packing);
+          dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), (int) scales[blk] - 127, &t);
+        }
+      if (out_fmt == MX_FP32)
+        {
+          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK, r0);
+          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK + 16, r1);
+        }
+      else
+        {
+          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK), bf16_16 (r0));
+          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK + 16), bf16_16 (r1));
+        }
+    }
 }
 
 static int
@@ -564,34 +612,11 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   if (mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
   const dotk t = dot_consts (f);
-  size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
+  switch (t.kind)
     {
-      const uint8_t *c = codes + blk * pb;
-      __m128i c8[2];
-      __m512 r[2];
-      if (scales[blk] == 0xFF)
-        r[0] = r[1] = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
-      else if (packing == MX_PACKING_UNPACKED)
-        dq_block (r, _mm256_loadu_si256 ((const void *) c), (int) scales[blk] - 127, &t);
-      else
-        {
-          mxk__unpack_v (&c8[0], &c8[1], c, packing);
-          dq_block (r, _mm256_setr_m128i (c8[0], c8[1]), (int) scales[blk] - 127, &t);
-        }
-      if (out_fmt == MX_FP32)
-        for (int h = 0; h < 2; h++)
-          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK + 16 * (size_t) h, r[h]);
-      else
-        for (int h = 0; h < 2; h++)
-          {
-            __m512i u = _mm512_castps_si512 (r[h]);
-            __m512i lsb = _mm512_and_si512 (_mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (1));
-            __m512i rn = _mm512_srli_epi32 (_mm512_add_epi32 (_mm512_add_epi32 (u, _mm512_set1_epi32 (0x7FFF)), lsb), 16);
-            __mmask16 knan = _mm512_cmp_ps_mask (r[h], r[h], _CMP_UNORD_Q);
-            rn = _mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40));
-            _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK + 16 * (size_t) h), _mm512_cvtepi32_epi16 (rn));
-          }
+    case 0: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0); break;
+    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1); break;
+    default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2); break;
     }
   return 0;
 }
