@@ -147,10 +147,10 @@ stream_mt (int narrow, void *out, const void *in, size_t n, unsigned t)
   })
 
 /* A kernel beside its stream: the two alternate, best of 3 each, and the result is the ratio of
- * the stream's time to the kernel's (*t_op gets the kernel's best).  Until 2026-11-28 the stream
- * was timed once, before every kernel: on a shared machine a spell of other load on either side
- * moved a ratio by up to a tenth (AMD EPYC family 26 model 2: the same build's worst quantize
- * 0.77-0.88 in three runs). */
+ * the stream's time to the kernel's (*t_op gets the kernel's best).  Until 2026-11-28 the
+ * stream was timed once at the start, for every kernel: on a shared machine a spell of other
+ * load on either side moved a ratio by up to a tenth (AMD EPYC family 26 model 2: the same
+ * build's worst quantize 0.77-0.88 in three runs). */
 #define VS(stream, expr, t_op)                                          \
   ({                                                                    \
     double bs_ = 1e30, bo_ = 1e30;                                      \

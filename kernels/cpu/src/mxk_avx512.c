@@ -1,10 +1,11 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
  * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
- * four blocks at a time.  Blocks off
- * the fast range (zero, tiny, huge, NaN, Inf) take mxk_generic.c's lane formula with masks
- * instead of branches, extended to FP32 subnormals (block_any); the two element pairs whose exact dot
- * overflows a double take the scalar routine.  Compiled with
- * -mavx512f -mavx512bw -mavx512vl (x86-64 only).
+ * four blocks at a time, two blocks' codes narrowed together; a NaN/Inf block gets the NaN
+ * scale and codes 0 in the same loop.  Blocks off the fast range (zero, tiny, huge) take
+ * mxk_generic.c's lane formula with masks instead of branches, extended to FP32 subnormals
+ * (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in registers.
+ * The two element pairs whose exact dot needs more than a double's 53 bits take the scalar
+ * routine.  Compiled with -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -129,7 +130,7 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
 }
 
 /* Every rounding, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
- * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_magic for the
+ * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_code for the
  * lanes where that fails).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
  * E' = max(exponent of t, emin): the add rounds at exactly the element quantum
  * 2^(E'-mbits), normal and subnormal alike, and the sum's bits less the magic's count quanta, so
@@ -209,8 +210,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   return k;
 }
 
-/* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23); returns the 16 codes as
- * bytes.  Every lane the exponent subtraction cannot represent (zeros, FP32 subnormals, values
+/* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23), ks the negative lanes (rup
+ * and rdn round by them); returns the 16 magnitude codes in dwords, not yet saturated nor
+ * signed.  Every lane the exponent subtraction cannot represent (zeros, FP32 subnormals, values
  * below 2^(x-126)) is below 2^-26 in element units.  Where t is not a normal FP32 (negative:
  * exponent field below x; an FP32 subnormal: the field equal to x) it is clamped to 2^-126, a
  * normal t far below half the smallest quantum (and 2^-16 of it, for sr): rne, rtz, rna and sr
@@ -218,11 +220,11 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
  * (their zeros stay +0).  So no FP32 subnormal is an operand or a result of the add, which
  * Intel cores would take a microcode assist for (the {sae} adds raise no flag to show it).
  * An FP32-subnormal input under x < 0 gets a wrong but normal t, still below 2^-26 element
- * units, and under x >= 0 the clamp.  The
- * unsaturated magnitude codes stay below 256, so saturation and the sign are applied after
- * narrowing, on bytes.  Always inlined: a call would turn the rounding into a run-time branch
- * (with sr's code added GCC stopped inlining it, and rne in cache took 13.2 ns per block
- * instead of 6.8). */
+ * units, and under x >= 0 the clamp.  The unsaturated magnitude codes lie in 0..255 (at most
+ * 128), so neither vpmovdb's truncation nor the packs' saturation changes them, and saturation
+ * and the sign are applied after narrowing, on bytes.  Always inlined: a call would turn the
+ * rounding into a run-time branch (with sr's code added GCC stopped inlining it, and rne in
+ * cache took 13.2 ns per block instead of 6.8). */
 static inline __attribute__ ((always_inline)) __m512i
 lanes_code (__m512i b, __m512i xs, __m512i r, __mmask16 ks, const magk *k)
 {
@@ -250,7 +252,7 @@ lanes_code (__m512i b, __m512i xs, __m512i r, __mmask16 ks, const magk *k)
 }
 
 /* Saturation and the sign, on bytes (ks: the negative lanes). */
-static inline __m128i
+static inline __attribute__ ((always_inline)) __m128i
 sat_sign16 (__m128i mag, __mmask16 ks, const magk *k)
 {
   mag = _mm_min_epu8 (mag, k->maxmag8);
@@ -488,7 +490,7 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   return 0;
 }
 
-/* The exact values of a format's codes as BF16 words in registers (dequantize's FP8 and dot's
+/* The exact values of a format's codes as BF16 words in registers (dequantize's and dot's
  * decode, below). */
 typedef struct
 {
@@ -524,36 +526,41 @@ bf16_words (__m512i w, const dotk *t)
   return h;
 }
 
-/* Dequantize, a block at a time: each code's exact value from a table in registers, as dot
- * decodes (bf16_words: every element value of the float formats, subnormals, NaN and Inf
- * included, is a BF16; INT8 its integer code), widened to FP32 by unpacking against zeros
- * (INT8: against the sign words, then an exact conversion), the codes' dwords permuted first so that the unpacks' in-lane order comes out
- * in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds once,
- * as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127 would,
- * and Intel cores take a microcode assist for each).  Until 2026-11-28 every format went 16
- * codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables, INT8 by
- * conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream), FP6,
- * FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
- * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
+/* 32 codes -> their exact values (INT8: the integer codes) in two FP32 vectors: of each
+ * 128-bit lane's 8 codes, the unpacks take 0-3 into the first vector and 4-7 into the second
+ * (dot pairs its operands' elements alike; dequantize permutes the codes first). */
+static inline __attribute__ ((always_inline)) void
+block_values (__m512 *v0, __m512 *v1, __m256i c, const dotk *k)
+{
+  if (k->kind == 2)
+    {
+      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
+      *v0 = _mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg));
+      *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
+      return;
+    }
+  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), k);
+  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
+  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
+}
 
-/* A block's 32 codes (element order) -> 32 FP32 values in element order, scaled by 2^X. */
+/* Dequantize, a block at a time: each code's exact value as dot decodes it (block_values),
+ * the codes' dwords permuted first (0 4 1 5 2 6 3 7) so that the unpacks' in-lane order comes
+ * out in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds
+ * once, as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127
+ * would, and Intel cores take a microcode assist for each).  Until 2026-11-28 every format
+ * went 16 codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables,
+ * INT8 by conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream),
+ * FP6, FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
+ * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
 static inline __attribute__ ((always_inline)) void
 dq_block (__m512 *r0, __m512 *r1, __m256i c, int X, const dotk *t)
 {
-  /* dwords 0 4 1 5 2 6 3 7: unpacklo then takes elements 0-15 and unpackhi 16-31 */
-  c = _mm256_permutevar8x32_epi32 (c, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
-  if (t->kind == 2) /* INT8: the code, sign-extended, converted exactly; 2^-6 in the scale */
-    {
-      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
-      __m512 sx = _mm512_set1_ps ((float) (X - 6));
-      *r0 = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg)), sx);
-      *r1 = _mm512_scalef_ps (_mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg)), sx);
-      return;
-    }
-  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), t);
-  __m512 sx = _mm512_set1_ps ((float) X);
-  *r0 = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)), sx);
-  *r1 = _mm512_scalef_ps (_mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), sx);
+  __m512 v0, v1;
+  block_values (&v0, &v1, _mm256_permutevar8x32_epi32 (c, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7)), t);
+  __m512 sx = _mm512_set1_ps ((float) (t->kind == 2 ? X - 6 : X));
+  *r0 = _mm512_scalef_ps (v0, sx);
+  *r1 = _mm512_scalef_ps (v1, sx);
 }
 
 /* 16 FP32 values -> BF16, nearest-even, a NaN kept quiet with its sign (mxk__bf16_of) */
@@ -580,18 +587,20 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
   for (size_t blk = 0; blk < nb; blk++)
     {
       const uint8_t *c = codes + blk * pb;
+      /* the NaN scale: every value NaN, by masks (a branch on it, taken at random, cost a
+       * tenth on data with one such block in 16), the values under it scaled by 2^0 so that
+       * they raise no overflow flag */
+      int nan = scales[blk] == 0xFF, X = nan ? 0 : (int) scales[blk] - 127;
       __m512 r0, r1;
       if (packing == MX_PACKING_UNPACKED)
-        dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), (int) scales[blk] - 127, &t);
+        dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), X, &t);
       else
         {
           __m128i c0, c1;
           mxk__unpack_v (&c0, &c1, c, packing);
-          dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), (int) scales[blk] - 127, &t);
+          dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), X, &t);
         }
-      /* the NaN scale: every value NaN, by masks (a branch on it, taken at random, cost a
-       * tenth on data with one such block in 16) */
-      __mmask16 kn = (__mmask16) - (unsigned) (scales[blk] == 0xFF);
+      __mmask16 kn = (__mmask16) - (unsigned) nan;
       r0 = _mm512_mask_mov_ps (r0, kn, _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000)));
       r1 = _mm512_mask_mov_ps (r1, kn, _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000)));
       if (out_fmt == MX_FP32)
@@ -637,24 +646,6 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
  * or Inf code's table entry is the NaN or Inf itself, so nothing is patched.  On the Zen 4 bench
  * host E4M3 x E4M3 in cache went from 15.9 ns a block (the FP16 decode of dequantize, a scalef
  * and a NaN patch per operand) to 8.8-9.0 ns. */
-/* A block's 32 codes -> their exact values (INT8: the integer codes) in two FP32 vectors, in the
- * order above. */
-static inline __attribute__ ((always_inline)) void
-dot_decode (__m512 *v0, __m512 *v1, const uint8_t *p, const dotk *k)
-{
-  __m256i c = _mm256_loadu_si256 ((const void *) p);
-  if (k->kind == 2)
-    {
-      __m512i w = _mm512_cvtepi8_epi16 (c), sg = _mm512_srai_epi16 (w, 15);
-      *v0 = _mm512_cvtepi32_ps (_mm512_unpacklo_epi16 (w, sg));
-      *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
-      return;
-    }
-  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), k);
-  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
-  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
-}
-
 static int
 dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                 const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
@@ -675,8 +666,8 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
       else
         {
           __m512 a0, a1, b0, b1;
-          dot_decode (&a0, &a1, ab, &ka);
-          dot_decode (&b0, &b1, bb, &kb);
+          block_values (&a0, &a1, _mm256_loadu_si256 ((const void *) ab), &ka);
+          block_values (&b0, &b1, _mm256_loadu_si256 ((const void *) bb), &kb);
           __m512 p0 = _mm512_mul_ps (a0, b0), p1 = _mm512_mul_ps (a1, b1); /* exact */
           /* no -0 to start from: a sum of -0 products is -0 anyway */
           __m512d s = _mm512_add_pd (_mm512_add_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (p0)),
