@@ -1,5 +1,6 @@
 /* common.c -- format table (from formats.def), the scalar element and block routines, packing.
  * SPDX-License-Identifier: MIT */
+#include <fenv.h>
 #include <math.h>
 #include <pthread.h>
 #include "internal.h"
@@ -28,14 +29,20 @@ set_fmt (mx_format_id id, int bt, int eb, int mb, int bs, mx_special sp)
   have[id] = 1;
 }
 
+/* On the first call of any kernel, in the caller's thread: its 1/max divisions are inexact, so
+ * the caller's exception flags are saved before and restored after (a kernel raises only what
+ * its own results raise; tkernels checks that no flag is raised under the NaN scale). */
 static void
 init_fmts (void)
 {
+  fexcept_t saved;
+  fegetexceptflag (&saved, FE_ALL_EXCEPT);
 #define MX_FORMAT(id, nm, al, role, bt, sg, eb, mb, bs, sp) \
   if (MX_ROLE_##role == MX_ROLE_ELEM && (bt) <= 8)         \
     set_fmt (MX_##id, bt, eb, mb, bs, MX_SPECIAL_##sp);
 #include "mx/formats.def"
 #undef MX_FORMAT
+  fesetexceptflag (&saved, FE_ALL_EXCEPT);
 }
 
 const mxk_fmt *
