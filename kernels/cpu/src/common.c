@@ -182,7 +182,10 @@ mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk
         {
           float x = mxk__decode (a[i], fa), y = mxk__decode (b[i], fb);
           if (!isfinite (x) || !isfinite (y))
-            special = 1;
+            {
+              special = 1; /* the double path below; an Inf or NaN has no integer value */
+              break;
+            }
           double p = (double) x * (double) y;        /* exact: < 2^32 * 2^32 */
           all_neg &= p == 0 && signbit (p);
           if (p != 0)
