@@ -1,5 +1,5 @@
 /* bench-kernels -- libmxk throughput on one thread over a 256 MiB FP32 input (64 Mi elements),
- * each figure beside a copy-shaped stream measured in the same run on the same buffers:
+ * each figure beside a copy-shaped stream timed alternating with it on the same buffers:
  *   quantize:   read 4 B, write 1 B per element   (stream: out[i] = in[i] >> 24)
  *   dequantize: read 1 B, write 4 B per element   (stream: out[i] = in[i] << 24)
  *   dot:        elements/s (two 1-byte codes per element)
@@ -231,10 +231,10 @@ main (int argc, char **argv)
   if (argc > 1 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
       printf ("usage: bench-kernels [MiB] [path]\n"
-              "  libmxk throughput on one thread over an FP32 input of MiB (default 256), beside\n"
-              "  copy-shaped streams measured in the same run, on five data sets (uniform gauss\n"
-              "  elemsub special, and tiny apart); path: auto ref generic avx2 avx512 (default:\n"
-              "  the one cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online\n"
+              "  libmxk throughput on one thread over an FP32 input of MiB (default 256), each\n"
+              "  kernel timed alternating with a copy-shaped stream (best of 3 each; the ratio is\n"
+              "  to that stream), on five data sets (uniform gauss elemsub special, and tiny\n"
+              "  apart); path: auto ref generic avx2 avx512 (default: the one cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online\n"
               "  CPUs beside the same streams on as many threads; then quantize under rna rtz rup\n"
               "  rdn and sr (16-bit random words made beforehand) against rne on the same path\n"
               "  (alternating, best of 7; whole input and a 256 KiB slice in cache).  Ends with\n"
