@@ -15,7 +15,7 @@
  * (mxk_quantize_sr, random words generated once, outside the timing) against rne on the same
  * path, alternating (over the whole input, and in cache).  Not a test; ends with key=value
  * lines.
- * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512]
+ * Usage: bench-kernels [MiB] [path: auto ref generic avx2 avx512 avx512vbmi]
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -234,9 +234,9 @@ main (int argc, char **argv)
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), each\n"
               "  kernel timed alternating with a copy-shaped stream (best of 3 each; the ratio is\n"
               "  to that stream), on five data sets (uniform gauss elemsub special, and tiny\n"
-              "  apart); path: auto ref generic avx2 avx512 (default: the one cpuid picks).\n"
-              "  Then mxk_quantize_mt / mxk_dequantize_mt on the online CPUs beside the same\n"
-              "  streams on as many threads; then quantize under rna rtz rup\n"
+              "  apart); path: auto ref generic avx2 avx512 avx512vbmi (default: the one\n"
+              "  cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online CPUs\n"
+              "  beside the same streams on as many threads; then quantize under rna rtz rup\n"
               "  rdn and sr (16-bit random words made beforehand) against rne on the same path\n"
               "  (alternating, best of 7; whole input and a 256 KiB slice in cache).  Ends with\n"
               "  key=value lines.\n");

@@ -421,7 +421,8 @@ static const char *usage_text =
   "  --format F[,F..]|all      element formats (default all)\n"
   "  --rounding R[,R..]|all    rne rna rtz rup rdn (default all)\n"
   "  --rule U[,U..]|all        floor rceil-fp32 (default all)\n"
-  "  --path P[,P..]|all        ref generic avx2 avx512; all = every path this CPU runs (default)\n"
+  "  --path P[,P..]|all        ref generic avx2 avx512 avx512vbmi; all = every path this CPU runs\n"
+  "                            (default)\n"
   "                            (rtl, the Verilated RTL, is build/bin/sweep-rtl's)\n"
 #endif
   "  --scales auto|X[,X..]     scale exponents -127..128 (128: beyond the E8M0 range, NaN block);\n"
@@ -1039,7 +1040,7 @@ print_counts (const char *who, const counts *c, uint64_t total_units, double wal
           c->inputs, c->specials, c->anchors, c->skipped, c->blocks, c->mismatches);
   for (int p = 0; p < NPATH; p++)
     if (c->path_lanes[p])
-      printf ("%s: path %-7s %9.1f s in %s, %7.1f M inputs/s (%.2f ns/lane), mismatches %" PRIu64 "\n",
+      printf ("%s: path %-10s %6.1f s in %s, %7.1f M inputs/s (%.2f ns/lane), mismatches %" PRIu64 "\n",
               who, path_name (p), c->path_ns[p] / 1e9,
 #ifdef MX_SWEEP_RTL
               "the RTL",
@@ -1109,7 +1110,7 @@ main (int argc, char **argv)
           static const char *const rtl_only[] = { "rtl" };
           if (strcmp (a, "all") != 0 && strcmp (a, "rtl") != 0)
             {
-              const char *k[] = { "ref", "generic", "avx2", "avx512" };
+              const char *k[] = { "ref", "generic", "avx2", "avx512" }; /* avx512vbmi too */
               for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
                 if (strstr (a, k[j]))
                   usage_error ("--path '%s': the kernel paths are build/bin/sweep's; sweep-rtl runs rtl", a);

@@ -859,8 +859,10 @@ main (int argc, char **argv)
         static uint32_t o32[256 * 8 * 32], g32[256 * 8 * 32];
         static uint16_t o16[256 * 8 * 32];
         size_t blk = 0;
-        for (int s = 0; s < 256; s++)
-          for (size_t base = 0; base < ncodes; base += 32, blk++)
+        /* the scale varies fastest: neighbouring blocks, which some paths decode two at a
+         * time, have different scales */
+        for (size_t base = 0; base < ncodes; base += 32)
+          for (int s = 0; s < 256; s++, blk++)
             {
               sc[blk] = (uint8_t) s;
               for (int i = 0; i < 32; i++)

@@ -11,7 +11,7 @@ summary() { grep -E '^sweep: (units|digest)' "$1"; }
 
 expect help 0 "" $sweep --help
 grep -q -- "--path rtl|all" "$t/out" && grep -q "rto" "$t/out" && ok || ko "--help names the rtl path and rto"
-for p in ref generic avx2 avx512 rtl,avx2; do
+for p in ref generic avx2 avx512 avx512vbmi rtl,avx2; do
   expect "path $p" 2 "build/bin/sweep's" $sweep --path "$p" --list
 done
 expect path-unknown 2 "unknown path" $sweep --path gpu --list

@@ -16,8 +16,11 @@
 extern "C" {
 #endif
 
+/* The paths: the scalar reference, portable C, AVX2 (with F16C), AVX-512 (F, BW, VL), and
+ * AVX-512 with VBMI (Ice Lake, Zen 4 and later: quantize narrows its codes by a byte permute);
+ * every path gives the same bits. */
 typedef enum { MXK_PATH_AUTO, MXK_PATH_REF, MXK_PATH_GENERIC, MXK_PATH_AVX2, MXK_PATH_AVX512,
-               MXK_PATH_COUNT } mxk_path;
+               MXK_PATH_AVX512VBMI, MXK_PATH_COUNT } mxk_path;
 
 /* 1 if this CPU and this build can run path p. */
 int mxk_path_supported (mxk_path p);

@@ -32,6 +32,8 @@ mxk_path_supported (mxk_path p)
     case MXK_PATH_AVX512:
       return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
              && __builtin_cpu_supports ("avx512vl");
+    case MXK_PATH_AVX512VBMI:
+      return mxk_path_supported (MXK_PATH_AVX512) && __builtin_cpu_supports ("avx512vbmi");
 #endif
     default: return 0;
     }
@@ -40,7 +42,8 @@ mxk_path_supported (mxk_path p)
 static void
 probe (void)
 {
-  best_path = mxk_path_supported (MXK_PATH_AVX512) ? MXK_PATH_AVX512
+  best_path = mxk_path_supported (MXK_PATH_AVX512VBMI) ? MXK_PATH_AVX512VBMI
+              : mxk_path_supported (MXK_PATH_AVX512) ? MXK_PATH_AVX512
               : mxk_path_supported (MXK_PATH_AVX2) ? MXK_PATH_AVX2 : MXK_PATH_GENERIC;
 }
 
@@ -66,7 +69,7 @@ mxk_current_path (void)
 const char *
 mxk_path_name (mxk_path p)
 {
-  static const char *const names[] = { "auto", "ref", "generic", "avx2", "avx512" };
+  static const char *const names[] = { "auto", "ref", "generic", "avx2", "avx512", "avx512vbmi" };
   return (unsigned) p < MXK_PATH_COUNT ? names[p] : "?";
 }
 
@@ -79,6 +82,7 @@ mxk__ops_now (void)
 #if defined(__x86_64__) && defined(MXK_HAVE_X86)
     case MXK_PATH_AVX2: return &mxk__ops_avx2;
     case MXK_PATH_AVX512: return &mxk__ops_avx512;
+    case MXK_PATH_AVX512VBMI: return &mxk__ops_avx512vbmi;
 #endif
     default: return &mxk__ops_generic;
     }

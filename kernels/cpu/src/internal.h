@@ -18,7 +18,7 @@ typedef struct
               const uint8_t *, mx_format_id, size_t, uint32_t);
 } mxk__ops;
 /* The paths this build has: ref and generic always, AVX2 and AVX-512 on x86-64 (MXK_HAVE_X86). */
-extern const mxk__ops mxk__ops_ref, mxk__ops_generic, mxk__ops_avx2, mxk__ops_avx512;
+extern const mxk__ops mxk__ops_ref, mxk__ops_generic, mxk__ops_avx2, mxk__ops_avx512, mxk__ops_avx512vbmi;
 /* The table of the path the mxk_* functions run now (mxk_current_path). */
 const mxk__ops *mxk__ops_now (void);
 

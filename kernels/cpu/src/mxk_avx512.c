@@ -131,36 +131,43 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
 
 /* Every rounding, a shorter exact route, for blocks whose scale exponent x lies in -97..127.
  * t = |b| / 2^x exactly, by subtracting x from the FP32 exponent field (see lanes_code for the
- * lanes where that fails).  The element rounding is one FP32 add of the magic 2^(E'+23-mbits),
- * E' = max(exponent of t, emin): the add rounds at exactly the element quantum
- * 2^(E'-mbits), normal and subnormal alike, and the sum's bits less the magic's count quanta, so
- * code = ((E'+bias-1) << mbits) + that count.  The add's rounding is the element rounding of the
+ * lanes where that fails).  The element rounding is one FP32 add of a magic in the binade
+ * 2^(E'+23-mbits), E' = max(exponent of t, emin), whose ulp is exactly the element quantum
+ * q = 2^(E'-mbits), normal and subnormal alike.  The magic's low bits hold the code's exponent
+ * part expo = (E'+bias-1) << mbits, so the sum's low 23 bits are the code itself, expo plus the
+ * count of quanta (at most 2^(mbits+1): no carry out of the 23 bits).  expo is even, so rne's
+ * tie still goes to the even count.  The add's rounding is the element rounding of the
  * magnitude t >= 0: nearest-even for rne, the instruction's embedded round-toward-zero for rtz,
  * toward zero or toward +inf by the lane's sign for rup and rdn (rup: up on positive lanes, rdn:
  * on negative ones).  rna has no IEEE mode: the add truncates at half the quantum instead (a
- * magic one binade lower), which counts h = floor(2t/q) half quanta, and floor(t/q + 1/2) =
- * (h + 1) >> 1.  Both E'-dependent terms come from 32-entry tables (E' spans at most 30
- * binades).  No FP32 subnormal is ever produced (those are slow on Intel cores).  INT8: t*64 by
- * the same exponent subtraction, rounded at the integer quantum by adding 1.5*2^23 (rna:
- * 1.5*2^22).  sr looks 16 bits deeper: the magic 16 binades lower, 2^(E'+7-mbits) (t stays
- * in its binade), its ulp 2^-16 quanta, and the add truncating, so that the sum's bits less the
- * magic's are v = floor(t/q * 2^16), the count above bit 16 and the discarded fraction's top 16
- * bits below; adding the random word r carries exactly when libmxgold's sr (R = 16) rounds up,
- * and code = (bits - (magic - (expo << 16)) + r) >> 16, one table as for the others.  INT8: the
- * magic 128 (t < 128), ulp 2^-16.  Every rounding's t is clamped to at least 2^-126 (no FP32
- * subnormal; far below 2^-16 of every quantum, as the true t of such a lane is). */
+ * magic one binade lower, low bits 2 expo + 1), which counts h = floor(2t/q) half quanta, and
+ * code = expo + floor(t/q + 1/2) = (2 expo + 1 + h) >> 1.  The magic comes from a 32-entry table
+ * indexed by E' mod 32 (E' spans at most 30 binades).  No FP32 subnormal is ever produced (those
+ * are slow on Intel cores).  INT8: t*64 by the same exponent subtraction, rounded at the integer
+ * quantum by adding 1.5*2^23 (rna: 1.5*2^22).  sr looks 16 bits deeper: the magic 16 binades
+ * lower, in 2^(E'+7-mbits) (t stays in its binade), its ulp 2^-16 quanta, its low bits
+ * expo << 16, and the add truncating, so that the sum's low 23 bits are expo << 16 plus
+ * v = floor(t/q * 2^16), the count above bit 16 and the discarded fraction's top 16 bits below;
+ * adding the random word r carries exactly when libmxgold's sr (R = 16) rounds up, and code =
+ * (low bits + r) >> 16.  INT8: the magic 128 (t < 128), ulp 2^-16.  t is clamped to at least
+ * 2^-126 (no FP32 subnormal; far below 2^-16 of every quantum, as the true t of such a lane
+ * is), or higher where the table has room (magic_consts).  Until 2026-11-28 a second table held
+ * magic - expo, subtracted from the sum: two more vector operations per 16 lanes, and on a Zen 5
+ * core in cache 3.85 ns per block of 32 against 3.55 now (E5M2, which keeps the max: 3.84 ->
+ * 3.79). */
 typedef struct
 {
-  __m512i absm, eminf, tm0, tm1, tx0, tx1, magicb, expm, xoff, fastlo;
+  __m512i absm, eminf, tlo, tm0, tm1, magicb, expm, xoff, fastlo, nidx;
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
-  int is_int;
+  int is_int, nomax;
   mx_rounding rnd;
 } magk;
 
-/* The rounding add of the magnitudes t (ks: the lanes whose input is negative). */
+/* The rounding add of the magnitudes t (kup: for rup and rdn, the lanes whose magnitude rounds
+ * up). */
 static inline __m512
-magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
+magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 kup)
 {
   /* macros, not variables: the rounding operand must be a constant expression even at -O0 */
 #define MXK_RZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
@@ -168,8 +175,8 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 ks)
   switch (rnd)
     {
     case MX_RNE: return _mm512_add_ps (t, magic);
-    case MX_RUP: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, MXK_RZ), (__mmask16) ~ks, t, magic, MXK_RU);
-    case MX_RDN: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, MXK_RZ), ks, t, magic, MXK_RU);
+    case MX_RUP:
+    case MX_RDN: return _mm512_mask_add_round_ps (_mm512_add_round_ps (t, magic, MXK_RZ), kup, t, magic, MXK_RU);
     default: return _mm512_add_round_ps (t, magic, MXK_RZ); /* rtz; rna at half quanta */
     }
 #undef MXK_RZ
@@ -188,64 +195,95 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   k.rcp = _mm512_set1_ps (f->rcp_max);
   k.absm = _mm512_set1_epi32 (0x7FFFFFFF);
   k.eminf = _mm512_set1_epi32 (f->emin + 127);
-  uint32_t tm[32] = { 0 }, tx[32] = { 0 };
-  for (int e = f->emin; !f->is_int && e <= f->emax; e++)
+  /* the table's slots below emin (32 less the format's binades) hold emin's entry; where the
+   * lowest is at most a quarter of the smallest quantum (sr: 2^-18 of it), t is clamped to it
+   * instead of 2^-126, so it rounds as every smaller t does, and E' needs no max.  E5M2 (30
+   * binades) has no room. */
+  int slack = f->is_int ? 0 : 32 - (f->emax - f->emin + 1);
+  k.nomax = slack >= f->mbits + 2 + (sr ? 16 : 0);
+  k.tlo = _mm512_set1_epi32 (k.nomax ? (f->emin - slack + 127) << 23 : 0x800000);
+  uint32_t tm[32] = { 0 };
+  for (int e = f->emin - (k.nomax ? slack : 0); !f->is_int && e <= f->emax; e++)
     {
-      uint32_t magic = (uint32_t) (e + 127 + 23 - f->mbits - half - sr) << 23;
-      uint32_t expo = (uint32_t) (e + f->bias - 1) << f->mbits;
-      tm[(e + 127) & 31] = magic;
-      /* rna: (h + 1 + 2 expo) >> 1 = bits - (magic - 1 - 2 expo), shifted; sr: see above */
-      tx[(e + 127) & 31] = half ? magic - 1 - 2 * expo : sr ? magic - (expo << sr) : magic - expo;
+      int ee = e < f->emin ? f->emin : e;
+      uint32_t expo = (uint32_t) (ee + f->bias - 1) << f->mbits;
+      /* the magic's low bits carry the code's exponent part (rna: twice it, plus 1; sr: 16
+       * bits up), so that code = the sum's low 23 bits; expo is even, so rne's ties still go
+       * to the even count */
+      tm[(e + 127) & 31] = ((uint32_t) (ee + 127 + 23 - f->mbits - half - sr) << 23)
+                           + (half ? 2 * expo + 1 : expo << sr);
     }
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
-  k.tx0 = _mm512_loadu_si512 ((const void *) tx), k.tx1 = _mm512_loadu_si512 ((const void *) (tx + 16));
+  /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, tb = 2 for sr
+   * (its code sits above 16 bits of fraction; trunc_byte), else 0 */
+  uint8_t ix[64];
+  for (int j = 0; j < 64; j++)
+    ix[j] = (uint8_t) (4 * (j % 32) + (sr ? 2 : 0));
+  k.nidx = _mm512_loadu_si512 ((const void *) ix);
   k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
-  /* 1.5 * 2^(23 - half); sr: 128 */
-  float im = sr ? 128.0f : half ? 6291456.0f : 12582912.0f;
-  k.magic = _mm512_set1_ps (im);
-  k.magicb = _mm512_set1_epi32 ((int) (mxk__f2u (im) - (uint32_t) half));
+  /* 1.5 * 2^(23 - half), rna's plus one ulp (its sum's bits: magic's + 1 + h, so that the code
+   * (h + 1) >> 1 is byte 0 of them shifted once); sr: 128 */
+  uint32_t im = mxk__f2u (sr ? 128.0f : half ? 6291456.0f : 12582912.0f) + (uint32_t) half;
+  k.magic = _mm512_castsi512_ps (_mm512_set1_epi32 ((int) im));
+  k.magicb = _mm512_set1_epi32 ((int) (im - (uint32_t) half));
   k.is_int = is_int; /* f->is_int, a constant in each copy of the loop */
   k.fastlo = _mm512_set1_epi32 ((int) (rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO));
   return k;
 }
 
-/* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23), ks the negative lanes (rup
- * and rdn round by them); returns the 16 magnitude codes in dwords, not yet saturated nor
- * signed.  Every lane the exponent subtraction cannot represent (zeros, FP32 subnormals, values
- * below 2^(x-126)) is below 2^-26 in element units.  Where t is not a normal FP32 (negative:
- * exponent field below x; an FP32 subnormal: the field equal to x) it is clamped to 2^-126, a
- * normal t far below half the smallest quantum (and 2^-16 of it, for sr): rne, rtz, rna and sr
- * round such a lane to 0, and rup and rdn, where any nonzero input counts, see it as nonzero
- * (their zeros stay +0).  So no FP32 subnormal is an operand or a result of the add, which
- * Intel cores would take a microcode assist for (the {sae} adds raise no flag to show it).
- * An FP32-subnormal input under x < 0 gets a wrong but normal t, still below 2^-26 element
- * units, and under x >= 0 the clamp.  The unsaturated magnitude codes lie in 0..255 (at most
- * 128), so neither vpmovdb's truncation nor the packs' saturation changes them, and saturation
- * and the sign are applied after narrowing, on bytes.  Always inlined: a call would turn the
- * rounding into a run-time branch (with sr's code added GCC stopped inlining it, and rne in
- * cache took 13.2 ns per block instead of 6.8). */
+/* 16 lanes: b the FP32 bits, xs = x << 23 (INT8: (x - 6) << 23); returns the 16 magnitude
+ * codes in dwords, not yet saturated nor signed (trunc: see below).  Every lane the exponent
+ * subtraction cannot represent (zeros, FP32 subnormals, values below 2^(x-126)) is below 2^-26
+ * in element units.  Where t is not a normal FP32 (negative: exponent field below x; an FP32
+ * subnormal: the field equal to x) it is clamped to k->tlo (2^-126, or the table's lowest
+ * binade, at most a quarter of the smallest quantum; sr: 2^-18 of it), a normal t below half
+ * the smallest quantum (and 2^-16 of it, for sr): rne, rtz, rna and sr round such a lane to 0,
+ * and rup and rdn, where any nonzero input counts, round it up if it is nonzero and to 0 if it
+ * is a zero.  So no FP32 subnormal is an operand or a result of the add, which Intel cores
+ * would take a microcode assist for (the {sae} adds raise no flag to show it).  An
+ * FP32-subnormal input under x < 0 gets a wrong but normal t, still below 2^-26 element units,
+ * and under x >= 0 the clamp.  The unsaturated magnitude codes lie in 0..255 (at most 128), so
+ * neither vpmovdb's truncation nor the packs' saturation changes them, and saturation and the
+ * sign are applied after narrowing, on bytes.  Always inlined: a call would turn the rounding
+ * into a run-time branch (with sr's code added GCC stopped inlining it, and rne in cache took
+ * 13.2 ns per block instead of 6.8). */
 static inline __attribute__ ((always_inline)) __m512i
-lanes_code (__m512i b, __m512i xs, __m512i r, __mmask16 ks, const magk *k)
+lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
 {
-  __m512i u = _mm512_and_si512 (b, k->absm), t, code;
-  if (k->rnd == MX_RUP || k->rnd == MX_RDN)
-    t = _mm512_maskz_max_epi32 (_mm512_test_epi32_mask (u, u), _mm512_sub_epi32 (u, xs), _mm512_set1_epi32 (0x800000));
-  else
-    t = _mm512_max_epi32 (_mm512_sub_epi32 (u, xs), _mm512_set1_epi32 (0x800000));
+  __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (_mm512_and_si512 (b, k->absm), xs), k->tlo), code;
+  /* rup rounds the magnitude up on the positive lanes, rdn on the negative ones, zeros (+0, -0)
+   * not: their t is the clamp, which rounds to 0 toward zero */
+  __mmask16 kup = k->rnd == MX_RUP ? _mm512_cmpgt_epi32_mask (b, _mm512_setzero_si512 ())
+                  : k->rnd == MX_RDN ? _mm512_cmpgt_epu32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u))
+                                     : 0;
+  /* trunc: the caller keeps only the code's byte of each dword (byte 0; sr: byte 2, above its
+   * 16 bits of fraction), so the bits above it may stay: the sum's exponent field (cleared for
+   * sr all the same, since the carry from its random word can reach bit 23), and for INT8 the
+   * magic's bits, whose bits 0-7 and 16-23 are zeros */
   if (k->is_int)
-    code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, ks)), k->magicb);
+    {
+      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, kup));
+      if (!trunc)
+        code = _mm512_sub_epi32 (code, k->magicb);
+    }
   else
     {
-      /* E' = max(exponent of t, emin) indexes two tables (mod 32): the magic, and the magic
-       * less the code's exponent part, so that code = bits(t + magic) - that */
-      __m512i idx = _mm512_max_epi32 (_mm512_srli_epi32 (t, 23), k->eminf);
+      /* E' = max(exponent of t, emin) indexes the magic's table (mod 32) */
+      __m512i idx = _mm512_srli_epi32 (t, 23);
+      if (!k->nomax)
+        idx = _mm512_max_epi32 (idx, k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
-      __m512i off = _mm512_permutex2var_epi32 (k->tx0, idx, k->tx1);
-      code = _mm512_sub_epi32 (_mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, ks)), off);
+      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, kup));
+      if (!trunc || k->rnd == MX_SR)
+        code = _mm512_and_si512 (code, _mm512_set1_epi32 (0x7FFFFF));
     }
   if (k->rnd == MX_SR)
-    code = _mm512_srli_epi32 (_mm512_add_epi32 (code, r), MXK_SR_BITS);
+    {
+      code = _mm512_add_epi32 (code, r);
+      if (!trunc)
+        code = _mm512_srli_epi32 (code, MXK_SR_BITS);
+    }
   if (k->rnd == MX_RNA)
     code = _mm512_srli_epi32 (code, 1);
   return code;
@@ -265,7 +303,7 @@ static inline __attribute__ ((always_inline)) __m128i
 lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k)
 {
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
-  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, ks, k)), ks, k);
+  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, 0)), ks, k);
 }
 
 /* Block blk's 32 inputs as FP32 bits. */
@@ -325,6 +363,16 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   scales[blk] = (uint8_t) (x + 127);
 }
 
+/* vpermt2b (AVX512_VBMI): byte i of the result is byte idx[i] mod 128 of the 128 bytes of a
+ * then b.  In assembly, because the intrinsic would need the VBMI target on every function it
+ * is inlined into, the avx512 path's copies too; only the avx512vbmi path runs it. */
+static inline __attribute__ ((always_inline)) __m512i
+permt2b (__m512i a, __m512i idx, __m512i b)
+{
+  __asm__ ("vpermt2b %2, %1, %0" : "+v"(a) : "v"(idx), "v"(b));
+  return a;
+}
+
 /* Two blocks' codes on the fast path, unpacked, to dst (64 bytes): a0 a1 and b0 b1 their
  * inputs, xa and xb their exponent offsets (as for lanes_magic).  The dword codes are narrowed by
  * two packs, whose in-lane order one dword permute restores, then saturated and signed 64 bytes
@@ -334,7 +382,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
  * 16 lanes than the masks). */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
-           const uint16_t *rbits, size_t blk, const magk *k)
+           const uint16_t *rbits, size_t blk, const magk *k, int vbmi)
 {
   __m512i r0, r1, r2, r3;
   load_rbits (&r0, &r1, rbits, blk, k->rnd);
@@ -342,11 +390,22 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   const __m512i z = _mm512_setzero_si512 ();
   __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
   __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
-  __m512i y = _mm512_packus_epi16 (_mm512_packus_epi32 (lanes_code (a0, xa, r0, ka0, k), lanes_code (a1, xa, r1, ka1, k)),
-                                   _mm512_packus_epi32 (lanes_code (b0, xb, r2, kb0, k), lanes_code (b1, xb, r3, kb1, k)));
-  /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
-  const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-  y = _mm512_min_epu8 (_mm512_permutexvar_epi32 (ord, y), _mm512_broadcast_i32x4 (k->maxmag8));
+  __m512i y;
+  if (vbmi)
+    {
+      /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
+      y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1), k->nidx, lanes_code (a1, xa, r1, k, 1)),
+                                   permt2b (lanes_code (b0, xb, r2, k, 1), k->nidx, lanes_code (b1, xb, r3, k, 1)));
+    }
+  else
+    {
+      y = _mm512_packus_epi16 (_mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0), lanes_code (a1, xa, r1, k, 0)),
+                               _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0), lanes_code (b1, xb, r3, k, 0)));
+      /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
+      const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+      y = _mm512_permutexvar_epi32 (ord, y);
+    }
+  y = _mm512_min_epu8 (y, _mm512_broadcast_i32x4 (k->maxmag8));
   __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
   y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y)
                 : _mm512_mask_add_epi8 (y, s, y, _mm512_broadcast_i32x4 (k->signbit8)); /* = or */
@@ -365,7 +424,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-               mx_packing packing, int is_int)
+               mx_packing packing, int is_int, int vbmi)
 {
   const magk k = magic_consts (f, rule, rnd, is_int);
   size_t pb = mxk__packed_block_bytes (packing);
@@ -420,9 +479,9 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
            * after (a mask for it, made from the maximum tree, lengthened the loop's critical
            * path: 8% more time in cache on uniform data, 17% for INT8) */
           pair_fast (codes + blk * MX_BLOCK, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                     _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, &k);
+                     _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, &k, vbmi);
           pair_fast (codes + (blk + 2) * MX_BLOCK, b[2][0], b[2][1], b[3][0], b[3][1],
-                     _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, &k);
+                     _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, &k, vbmi);
           for (int j = 0; nan; j++, nan >>= 4)
             if (nan & 1)
               memset (codes + (blk + (size_t) j) * MX_BLOCK, 0, MX_BLOCK);
@@ -469,14 +528,29 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
 }
 
-/* one copy per rounding, so the rounding add is fixed at compile time */
+#define MXK_QUANTIZE_FAST_AS(name, vbmi)                                                        \
+  static inline __attribute__ ((always_inline)) void                                           \
+  name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,       \
+        const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,          \
+        mx_packing packing, int is_int)                                                        \
+  {                                                                                            \
+    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing, is_int, vbmi); \
+  }
+MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0)
+MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1)
+
+/* one copy per rounding, so the rounding add is fixed at compile time; and per narrowing */
 static void
 quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
               const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-              mx_packing packing)
+              mx_packing packing, int vbmi)
 {
-  MXK__QUANTIZE_BY_ROUNDING (quantize_fast, f, rnd, rbits, packing,
-                             scales, codes, in, in_fmt, nb, f, rule);
+  if (vbmi)
+    MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi, f, rnd, rbits, packing,
+                               scales, codes, in, in_fmt, nb, f, rule);
+  else
+    MXK__QUANTIZE_BY_ROUNDING (quantize_fast_packs, f, rnd, rbits, packing,
+                               scales, codes, in, in_fmt, nb, f, rule);
 }
 
 static int
@@ -486,7 +560,20 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
-  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing);
+  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing, 0);
+  return 0;
+}
+
+/* The avx512vbmi path: quantize narrows two blocks' codes by byte permutes (pair_fast); the
+ * rest is the avx512 path's. */
+static int
+quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
+                     size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
+                     const uint16_t *rbits, mx_packing packing)
+{
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
+    return MX_EINVAL;
+  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing, 1);
   return 0;
 }
 
@@ -495,6 +582,7 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 typedef struct
 {
   __m512i t0, t1, t2, t3;
+  __m512i h0, h1, l0, l1; /* FP8: the words' high and low bytes, 128-entry byte tables */
   int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
 } dotk;
 
@@ -508,6 +596,11 @@ dot_consts (const mxk_fmt *f)
     t[c] = (uint16_t) (mxk__f2u (mxk__decode ((uint8_t) c, f)) >> 16); /* exact: a BF16 */
   k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
   k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
+  uint8_t h[128], l[128];
+  for (int c = 0; c < 128; c++)
+    h[c] = (uint8_t) (t[c] >> 8), l[c] = (uint8_t) t[c];
+  k.h0 = _mm512_loadu_si512 ((const void *) h), k.h1 = _mm512_loadu_si512 ((const void *) (h + 64));
+  k.l0 = _mm512_loadu_si512 ((const void *) l), k.l1 = _mm512_loadu_si512 ((const void *) (l + 64));
   return k;
 }
 
@@ -568,6 +661,32 @@ dq_block (__m512 *r0, __m512 *r1, __m256i c, int S, const dotk *t)
   *r1 = _mm512_mask_scalef_ps (nan, k, v1, sx);
 }
 
+/* avx512vbmi, FP8: two blocks' 64 codes c (block A's then B's) -> their 64 values, scaled, in
+ * d[0..3] (A's 0-15, A's 16-31, B's 0-15, B's 16-31).  Each value's BF16 bytes come from two
+ * byte permutes of 128-entry tables by the code's 7-bit magnitude (the sign or-ed into the high
+ * byte), then two unpacks make words and four more FP32 lanes; the dword permute first puts the
+ * codes where those in-lane unpacks take them in element order.  10 vector operations for the
+ * two blocks' decode against 20 by the word tables (dq_block). */
+static inline __attribute__ ((always_inline)) void
+dq_pair_fp8 (__m512 d[4], __m512i c, int SA, int SB, const dotk *t)
+{
+  /* P dword 4L + q = c dword 4q + L: after the unpacks, vector q's 128-bit lane L holds P's
+   * bytes 16L + 4q .. 16L + 4q + 3, that is c's elements 16q + 4L .. 16q + 4L + 3 */
+  const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  __m512i p = _mm512_permutexvar_epi32 (ord, c);
+  __m512i hi = _mm512_ternarylogic_epi32 (permt2b (t->h0, p, t->h1), p, _mm512_set1_epi8 ((char) 0x80), 0xF8);
+  __m512i lo = permt2b (t->l0, p, t->l1);
+  __m512i w0 = _mm512_unpacklo_epi8 (lo, hi), w1 = _mm512_unpackhi_epi8 (lo, hi);
+  const __m512i z = _mm512_setzero_si512 ();
+  const __m512 nan = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
+  __mmask16 ka = (__mmask16) - (unsigned) (SA != 0xFF), kb = (__mmask16) - (unsigned) (SB != 0xFF);
+  __m512 xa = _mm512_set1_ps ((float) (SA - 127)), xb = _mm512_set1_ps ((float) (SB - 127));
+  d[0] = _mm512_mask_scalef_ps (nan, ka, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0)), xa);
+  d[1] = _mm512_mask_scalef_ps (nan, ka, _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0)), xa);
+  d[2] = _mm512_mask_scalef_ps (nan, kb, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1)), xb);
+  d[3] = _mm512_mask_scalef_ps (nan, kb, _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1)), xb);
+}
+
 /* 16 FP32 values -> BF16, nearest-even, a NaN kept quiet with its sign (mxk__bf16_of) */
 static inline __m256i
 bf16_16 (__m512 v)
@@ -579,17 +698,37 @@ bf16_16 (__m512 v)
   return _mm512_cvtepi32_epi16 (_mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40)));
 }
 
+/* 16 values to out's elements i.. (FP32 or BF16) */
+static inline __attribute__ ((always_inline)) void
+store16 (void *out, mx_format_id out_fmt, size_t i, __m512 v)
+{
+  if (out_fmt == MX_FP32)
+    _mm512_storeu_ps ((float *) out + i, v);
+  else
+    _mm256_storeu_si256 ((void *) ((uint16_t *) out + i), bf16_16 (v));
+}
+
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
- * memory and tested the kind on every block). */
+ * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time. */
 static inline __attribute__ ((always_inline)) void
 dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
-                   mx_packing packing, const dotk *tk, int kind)
+                   mx_packing packing, const dotk *tk, int kind, int vbmi)
 {
   dotk t = *tk;
   t.kind = kind;
-  size_t pb = mxk__packed_block_bytes (packing);
-  for (size_t blk = 0; blk < nb; blk++)
+  size_t pb = mxk__packed_block_bytes (packing), blk = 0;
+  if (vbmi && kind == 0 && packing == MX_PACKING_UNPACKED)
+    for (; blk + 2 <= nb; blk += 2)
+      {
+        __m512 d[4];
+        dq_pair_fp8 (d, _mm512_loadu_si512 ((const void *) (codes + blk * MX_BLOCK)), scales[blk], scales[blk + 1], &t);
+        store16 (out, out_fmt, blk * MX_BLOCK, d[0]);
+        store16 (out, out_fmt, blk * MX_BLOCK + 16, d[1]);
+        store16 (out, out_fmt, blk * MX_BLOCK + 32, d[2]);
+        store16 (out, out_fmt, blk * MX_BLOCK + 48, d[3]);
+      }
+  for (; blk < nb; blk++)
     {
       const uint8_t *c = codes + blk * pb;
       __m512 r0, r1;
@@ -601,22 +740,14 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
           mxk__unpack_v (&c0, &c1, c, packing);
           dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), scales[blk], &t);
         }
-      if (out_fmt == MX_FP32)
-        {
-          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK, r0);
-          _mm512_storeu_ps ((float *) out + blk * MX_BLOCK + 16, r1);
-        }
-      else
-        {
-          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK), bf16_16 (r0));
-          _mm256_storeu_si256 ((void *) ((uint16_t *) out + blk * MX_BLOCK + 16), bf16_16 (r1));
-        }
+      store16 (out, out_fmt, blk * MX_BLOCK, r0);
+      store16 (out, out_fmt, blk * MX_BLOCK + 16, r1);
     }
 }
 
 static int
-dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
+dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t n,
+                mx_format_id elem, mx_packing packing, int vbmi)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
@@ -624,11 +755,31 @@ dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
   const dotk t = dot_consts (f);
   switch (t.kind)
     {
-    case 0: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0); break;
-    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1); break;
-    default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2); break;
+    case 0:
+      if (vbmi)
+        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 1);
+      else
+        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 0);
+      break;
+    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0); break;
+    default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2, 0); break;
     }
   return 0;
+}
+
+static int
+dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
+                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
+{
+  return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, 0);
+}
+
+/* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), the rest as avx512 */
+static int
+dequantize_avx512vbmi (void *out, mx_format_id out_fmt, const uint8_t *scales,
+                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
+{
+  return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, 1);
 }
 
 /* Dot.  Each element's exact value comes from a table in registers: its BF16 bits (every
@@ -683,4 +834,5 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
 }
 
 const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512 };
+const mxk__ops mxk__ops_avx512vbmi = { quantize_avx512vbmi, dequantize_avx512vbmi, dot_avx512 };
 #endif
