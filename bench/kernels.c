@@ -2,6 +2,8 @@
  * each figure beside a copy-shaped stream timed alternating with it on the same buffers:
  *   quantize:   read 4 B, write 1 B per element   (stream: out[i] = in[i] >> 24)
  *   dequantize: read 1 B, write 4 B per element   (stream: out[i] = in[i] << 24)
+ *   (and, for reference, the widening stream by non-temporal stores, as dequantize writes its
+ *   outputs of 32 MiB and more on the AVX-512 paths)
  *   dot:        elements/s (two 1-byte codes per element)
  * on several data sets (issue 18): uniform (random normal values), gauss (weights-like, with
  * outliers), elemsub (blocks whose elements are mostly subnormal in the element format), special
@@ -43,6 +45,21 @@ stream_narrow_avx2 (uint8_t *out, const uint32_t *in, size_t n)
       __m256i p = _mm256_packus_epi16 (_mm256_packus_epi32 (v0, v1), _mm256_packus_epi32 (v2, v3));
       _mm256_storeu_si256 ((void *) (out + i), _mm256_permutevar8x32_epi32 (p, idx));
     }
+}
+/* The widening stream by non-temporal stores, as dequantize writes outputs of 32 MiB and more
+ * on the AVX-512 paths: a reference figure, printed apart (the ratios stay to stream_widen). */
+__attribute__ ((target ("avx512f"))) static void
+stream_widen_nt (uint32_t *out, const uint8_t *in, size_t n)
+{
+  size_t i = 0;
+  for (; i < n && (uintptr_t) (out + i) % 64; i++)
+    out[i] = (uint32_t) in[i] << 24;
+  for (; i + 16 <= n; i += 16)
+    _mm512_stream_si512 ((void *) (out + i),
+                         _mm512_slli_epi32 (_mm512_cvtepu8_epi32 (_mm_loadu_si128 ((const void *) (in + i))), 24));
+  for (; i < n; i++)
+    out[i] = (uint32_t) in[i] << 24;
+  _mm_sfence ();
 }
 __attribute__ ((target ("avx2"))) static void
 stream_widen_avx2 (uint32_t *out, const uint8_t *in, size_t n)
@@ -280,6 +297,15 @@ main (int argc, char **argv)
   double t_sw = TIME (stream_widen (wide, codes, n));
   printf ("%-26s %8.2f GB/s\n", "stream 4B->1B", gb / t_sn);
   printf ("%-26s %8.2f GB/s\n", "stream 1B->4B", gb / t_sw);
+  double t_swnt = 0;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports ("avx512f"))
+    {
+      t_swnt = TIME (stream_widen_nt (wide, codes, n));
+      printf ("%-26s %8.2f GB/s (non-temporal stores; a reference, not a ratio's base)\n",
+              "stream 1B->4B NT", gb / t_swnt);
+    }
+#endif
 
   /* the element formats of the table, E4M3 first (the headline figures) */
   mx_format_id fmts[MX_FORMAT_COUNT];
@@ -535,6 +561,8 @@ main (int argc, char **argv)
   printf ("key=value\n");
   printf ("path=%s\n", mxk_path_name (chosen));
   printf ("stream_narrow_gbs=%.3f\nstream_widen_gbs=%.3f\n", gb / t_sn, gb / t_sw);
+  if (t_swnt > 0)
+    printf ("stream_widen_nt_gbs=%.3f\n", gb / t_swnt);
   for (int f = 0; f < nf; f++)
     {
       printf ("quantize_%s_gbs=%.3f\nquantize_%s_vs_stream=%.3f\ndequantize_%s_vs_stream=%.3f\n",

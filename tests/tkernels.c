@@ -16,7 +16,9 @@
  *   threads (tkernels mt [FORMAT|all]): mxk_quantize_mt, mxk_quantize_sr_mt and
  *             mxk_dequantize_mt on 1 2 3 7 and 0 threads, byte-identical to the one-thread calls
  *             and libmxgold (mt_tests); every rejected argument (mt_invalid)
- * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR]
+ *   large outputs (tkernels nt): dequantize outputs past the non-temporal threshold, at every
+ *             element offset from a 64-byte line, every path (nt_tests)
+ * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR] | mt [FORMAT|all] | nt
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
@@ -750,10 +752,95 @@ check_dot (mx_format_id elem, mx_format_id fb, size_t nb, const uint8_t *sa8, co
     }
 }
 
+/* Dequantize outputs of 32 MiB and more (MXK_NT_MIN_BYTES) go by non-temporal stores on the
+ * AVX-512 paths, which write whole aligned lines: every path, FP8 (decoded two blocks at a time
+ * on avx512vbmi) and E2M1, FP32 and BF16, the output at every element offset from a 64-byte line
+ * and at an odd byte (no non-temporal stores), an odd block count, and canary bytes on both
+ * sides that must stay untouched.  The blocks repeat the every-scale x every-code pattern, whose
+ * golden values are computed once. */
+static void
+nt_tests (void)
+{
+  static const mx_format_id fmts[] = { MX_E4M3, MX_E2M1 };
+  for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+    for (int bfo = 0; bfo < 2; bfo++)
+      {
+        const mx_format *f = mx_format_get (fmts[fi]), *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
+        size_t es = bfo ? 2 : 4, ncodes = (size_t) 1 << f->bits, pnb = 256 * ((ncodes + 31) / 32);
+        /* the pattern: neighbouring blocks have different scales; every code under each */
+        uint8_t *psc = malloc (pnb), *pcd = malloc (pnb * 32);
+        uint32_t *g = malloc (pnb * 32 * 4);
+        for (size_t b = 0; b < pnb; b++)
+          {
+            psc[b] = (uint8_t) (b % 256);
+            for (int i = 0; i < 32; i++)
+              pcd[b * 32 + (size_t) i] = (uint8_t) (((b / 256) * 32 + (size_t) i) % ncodes);
+          }
+        if (!psc || !pcd || !g)
+          {
+            CHECK (0, "nt: out of memory");
+            return;
+          }
+        golden_dequantize (g, pcd, psc, pnb, f, of);
+        size_t nb = (((size_t) 32 << 20) / es + 32 * 32) / 32 | 1; /* past the threshold, odd */
+        uint8_t *sc = malloc (nb), *cd = malloc (nb * 32), *buf = malloc (nb * 32 * es + 320);
+        for (size_t b = 0; b < nb; b++)
+          {
+            sc[b] = psc[b % pnb];
+            memcpy (cd + b * 32, pcd + (b % pnb) * 32, 32);
+          }
+        if (!sc || !cd || !buf)
+          {
+            CHECK (0, "nt: out of memory");
+            return;
+          }
+        uint8_t *base = (uint8_t *) (((uintptr_t) buf + 127) & ~(uintptr_t) 63);
+        for (int p = 0; p < npaths; p++)
+          /* offsets 0, es, .. 64 - es, then 65; the paths without non-temporal stores at 0 and 65 */
+          for (size_t off = 0; off <= 65; off = off == 65 ? 66 : off == 64 - es || paths[p] < MXK_PATH_AVX512 ? 65 : off + es)
+            {
+              uint8_t *o = base + off;
+              memset (base - 64, 0xA5, nb * 32 * es + 256);
+              mxk_use_path (paths[p]);
+              int rc = mxk_dequantize (o, of->id, sc, cd, nb * 32, f->id, MX_PACKING_UNPACKED);
+              size_t bad = nb * 32, i = 0;
+              for (; i < nb * 32 && bad == nb * 32; i++)
+                {
+                  uint32_t v = 0;
+                  memcpy (&v, o + i * es, es);
+                  if (v != g[i % (pnb * 32)])
+                    bad = i;
+                }
+              int canary = 1;
+              for (uint8_t *q = base - 64; q < o; q++)
+                canary &= *q == 0xA5;
+              for (uint8_t *q = o + nb * 32 * es; q < o + nb * 32 * es + 64; q++)
+                canary &= *q == 0xA5;
+              n++;
+              CHECK (rc == 0 && bad == nb * 32 && canary,
+                     "nt: dequantize %s to %s path %s, %zu blocks, output %zu bytes past a 64-byte line: rc %d, %s%s",
+                     f->name, of->name, mxk_path_name (paths[p]), nb, off, rc,
+                     bad < nb * 32 ? "wrong value at element " : "", canary ? "" : "a byte outside the output written");
+              if (bad < nb * 32)
+                fprintf (stderr, "  element %zu\n", bad);
+            }
+        free (sc), free (cd), free (buf), free (psc), free (pcd), free (g);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
+  if (strcmp (which, "nt") == 0) /* tkernels nt: large dequantize outputs */
+    {
+      E8M0 = mx_format_get (MX_E8M0);
+      for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)
+        if (mxk_path_supported ((mxk_path) p))
+          paths[npaths++] = (mxk_path) p;
+      nt_tests ();
+      return finish ("tkernels nt", n);
+    }
   if (strcmp (which, "mt") == 0) /* tkernels mt [FORMAT|all]: the multi-threaded entry points */
     {
       E8M0 = mx_format_get (MX_E8M0);

@@ -54,7 +54,9 @@ int mxk_quantize_sr (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
                      mx_packing packing);
 
 /* mxk_dequantize -- n codes under n/32 scales to out_fmt (MX_FP32 or MX_BF16), each X * P_i
- * rounded once (RNE); a NaN scale gives 0x7FC00000 (BF16 0x7FC0). */
+ * rounded once (RNE); a NaN scale gives 0x7FC00000 (BF16 0x7FC0).  On the AVX-512 paths an
+ * output of 32 MiB or more is written with non-temporal stores (it bypasses the caches: the
+ * caller that reads it back soon finds it in memory, not in cache). */
 int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes,
                     size_t n, mx_format_id elem, mx_packing packing);
 

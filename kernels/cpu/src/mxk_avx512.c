@@ -698,14 +698,87 @@ bf16_16 (__m512 v)
   return _mm512_cvtepi32_epi16 (_mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40)));
 }
 
-/* 16 values to out's elements i.. (FP32 or BF16) */
-static inline __attribute__ ((always_inline)) void
-store16 (void *out, mx_format_id out_fmt, size_t i, __m512 v)
+/* Dequantize's output, 64 bytes at a time in order (16 FP32 values, or 32 BF16).  Large
+ * outputs (MXK_NT_MIN_BYTES) go by non-temporal stores, which need 64-byte aligned addresses:
+ * where out is a bytes past a 64-byte boundary (a multiple of the element size), each aligned
+ * line holds the last a bytes of one 64-byte vector and the first 64 - a of the next, put
+ * together by one two-table permute; the first line and the last are partial, written by
+ * byte-masked stores (which touch no byte outside the mask). */
+typedef struct
 {
-  if (out_fmt == MX_FP32)
-    _mm512_storeu_ps ((float *) out + i, v);
+  uint8_t *p;   /* the output */
+  size_t j;     /* 64-byte vectors put so far */
+  unsigned a;   /* nt: out's offset in its 64-byte line */
+  int nt, bf16; /* non-temporal; BF16 words (else FP32) */
+  __m512i prev, idx;
+} dq_out;
+
+static inline dq_out
+dq_out_start (void *out, mx_format_id out_fmt, size_t n)
+{
+  dq_out w = { (uint8_t *) out, 0, (unsigned) ((uintptr_t) out & 63), 0, out_fmt == MX_BF16,
+               _mm512_setzero_si512 (), _mm512_setzero_si512 () };
+  size_t es = w.bf16 ? 2 : 4;
+  w.nt = n * es >= MXK_NT_MIN_BYTES && w.a % es == 0;
+  /* line element i = element (lanes - e + i) of prev:v, e = a / es elements of prev first */
+  unsigned e = w.a / (unsigned) es, lanes = 64 / (unsigned) es;
+  uint16_t ix[32];
+  for (unsigned i = 0; i < 32; i++)
+    ix[i] = (uint16_t) (lanes - e + i);
+  w.idx = w.bf16 ? _mm512_loadu_si512 ((const void *) ix) : _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) ix));
+  return w;
+}
+
+/* The aligned line that ends with v's first 64 - a bytes. */
+static inline __m512i
+dq_out_line (const dq_out *w, __m512i v)
+{
+  return w->bf16 ? _mm512_permutex2var_epi16 (w->prev, w->idx, v) : _mm512_permutex2var_epi32 (w->prev, w->idx, v);
+}
+
+static inline __attribute__ ((always_inline)) void
+dq_out_put (dq_out *w, __m512i v)
+{
+  uint8_t *q = w->p + 64 * w->j++;
+  if (!w->nt)
+    _mm512_storeu_si512 ((void *) q, v);
+  else if (w->a == 0)
+    _mm512_stream_si512 ((void *) q, v);
   else
-    _mm256_storeu_si256 ((void *) ((uint16_t *) out + i), bf16_16 (v));
+    {
+      __m512i line = dq_out_line (w, v);
+      if (w->j == 1)
+        _mm512_mask_storeu_epi8 ((void *) (q - w->a), ~(__mmask64) 0 << w->a, line);
+      else
+        _mm512_stream_si512 ((void *) (q - w->a), line);
+      w->prev = v;
+    }
+}
+
+/* The last line's first a bytes, and the fence that orders the non-temporal stores before the
+ * caller's next ones. */
+static inline void
+dq_out_end (dq_out *w)
+{
+  if (!w->nt)
+    return;
+  if (w->a && w->j)
+    _mm512_mask_storeu_epi8 ((void *) (w->p + 64 * w->j - w->a), ~(~(__mmask64) 0 << w->a),
+                             dq_out_line (w, _mm512_setzero_si512 ()));
+  _mm_sfence ();
+}
+
+/* 32 values (one block) to the output: two vectors of FP32, one of BF16 */
+static inline __attribute__ ((always_inline)) void
+dq_out_block (dq_out *w, __m512 r0, __m512 r1)
+{
+  if (w->bf16)
+    dq_out_put (w, _mm512_inserti64x4 (_mm512_castsi256_si512 (bf16_16 (r0)), bf16_16 (r1), 1));
+  else
+    {
+      dq_out_put (w, _mm512_castps_si512 (r0));
+      dq_out_put (w, _mm512_castps_si512 (r1));
+    }
 }
 
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
@@ -718,15 +791,14 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
   dotk t = *tk;
   t.kind = kind;
   size_t pb = mxk__packed_block_bytes (packing), blk = 0;
+  dq_out w = dq_out_start (out, out_fmt, nb * MX_BLOCK);
   if (vbmi && kind == 0 && packing == MX_PACKING_UNPACKED)
     for (; blk + 2 <= nb; blk += 2)
       {
         __m512 d[4];
         dq_pair_fp8 (d, _mm512_loadu_si512 ((const void *) (codes + blk * MX_BLOCK)), scales[blk], scales[blk + 1], &t);
-        store16 (out, out_fmt, blk * MX_BLOCK, d[0]);
-        store16 (out, out_fmt, blk * MX_BLOCK + 16, d[1]);
-        store16 (out, out_fmt, blk * MX_BLOCK + 32, d[2]);
-        store16 (out, out_fmt, blk * MX_BLOCK + 48, d[3]);
+        dq_out_block (&w, d[0], d[1]);
+        dq_out_block (&w, d[2], d[3]);
       }
   for (; blk < nb; blk++)
     {
@@ -740,9 +812,9 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
           mxk__unpack_v (&c0, &c1, c, packing);
           dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), scales[blk], &t);
         }
-      store16 (out, out_fmt, blk * MX_BLOCK, r0);
-      store16 (out, out_fmt, blk * MX_BLOCK + 16, r1);
+      dq_out_block (&w, r0, r1);
     }
+  dq_out_end (&w);
 }
 
 static int
