@@ -425,18 +425,20 @@ main (int argc, char **argv)
     }
   mxk_use_path (chosen);
   double regret = 1.0;
-  const char *regret_at = "-";
+  const char *regret_at = "-", *regret_fastest = "-";
   static char where[64];
   for (int j = 0; j <= 2 * nf; j++)
     {
       double best = 1e30;
+      int fastest = chosen;
       for (int p = 0; p < MXK_PATH_COUNT; p++)
         if (have[p] && tp[p][j] < best)
-          best = tp[p][j];
+          best = tp[p][j], fastest = p;
       double g = tp[chosen][j] / best;
       if (g > regret)
         {
           regret = g;
+          regret_fastest = mxk_path_name ((mxk_path) fastest);
           snprintf (where, sizeof where, "%s_%s", j == 2 * nf ? "dot" : j % 2 ? "dequantize" : "quantize",
                     j == 2 * nf ? "e4m3" : names[j / 2]);
           regret_at = where;
@@ -446,7 +448,8 @@ main (int argc, char **argv)
   double su_dot = tp[MXK_PATH_REF][2 * nf] / tp[chosen][2 * nf];
   printf ("speed-up over the scalar reference (e4m3): quantize %.1fx, dequantize %.1fx, dot %.1fx\n",
           su_q, su_dq, su_dot);
-  printf ("dispatch regret (chosen path / fastest, worst op): %.2f (%s)\n", regret, regret_at);
+  printf ("dispatch regret (chosen path / fastest, worst op): %.2f (%s; fastest there: %s)\n", regret, regret_at,
+          regret_fastest);
 
   /* multi-threaded, on the online CPUs (uniform data) */
   long cpus = sysconf (_SC_NPROCESSORS_ONLN);
@@ -577,7 +580,8 @@ main (int argc, char **argv)
     printf ("quantize_%s_vs_stream=%.3f\ndequantize_%s_vs_stream=%.3f\n", pk[j].name, pq[j], pk[j].name, pdq[j]);
   printf ("dot_e4m3_gelem_per_s=%.3f\ndot_e2m1_int8_gelem_per_s=%.3f\n", (double) n / t_dot / 1e9, (double) n / t_dot2 / 1e9);
   printf ("quantize_e4m3_vs_ref=%.1f\ndequantize_e4m3_vs_ref=%.1f\ndot_e4m3_vs_ref=%.1f\n", su_q, su_dq, su_dot);
-  printf ("dispatch_regret=%.3f\ndispatch_regret_at=%s\n", regret, regret_at);
+  printf ("dispatch_regret=%.3f\ndispatch_regret_at=%s\ndispatch_regret_fastest=%s\n", regret, regret_at,
+          regret_fastest);
   printf ("threads=%u\nstream_mt_narrow_gbs=%.3f\nstream_mt_widen_gbs=%.3f\n", nt, gb / t_snm, gb / t_swm);
   for (int f = 0; f < nf; f++)
     printf ("quantize_mt_%s_gbs=%.3f\nquantize_mt_%s_vs_stream_mt=%.3f\ndequantize_mt_%s_vs_stream_mt=%.3f\n",

@@ -91,7 +91,7 @@ echo "== bench"
 $bin/bench-golden 1000000 | tee build/bench-golden.txt | sed -n '1,11p'
 $bin/bench-gen | tee build/bench-gen.txt | sed -n '1,4p'
 $bin/bench-cosim | tee build/bench-cosim.txt | grep -v '^key=value' | grep -v '='
-$bin/bench-kernels 256 | tee build/bench-kernels.txt | sed -n '1,13p'
+$bin/bench-kernels 256 | tee build/bench-kernels.txt | sed -n '1,14p'
 
 echo
 echo "== summary"

@@ -1,5 +1,5 @@
 /* tkernels -- the CPU kernels (libmxk) against libmxgold, bit for bit, on every path this CPU
- * runs (ref, generic, avx2, avx512; others reported as not run):
+ * runs (ref, generic, avx2, avx512, avx512vbmi; others reported as not run):
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
  *             sr x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
  *             format with NaN, Inf, zeros and subnormals mixed in; 1024 wide-range FP32 blocks
