@@ -214,8 +214,8 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
                            + (half ? 2 * expo + 1 : expo << sr);
     }
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
-  /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, tb = 2 for sr
-   * (its code sits above 16 bits of fraction; trunc_byte), else 0 */
+  /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, the code's byte
+   * in lanes_code's dwords under trunc (sr: 2, above its 16 bits of fraction; else 0) */
   uint8_t ix[64];
   for (int j = 0; j < 64; j++)
     ix[j] = (uint8_t) (4 * (j % 32) + (sr ? 2 : 0));
@@ -375,8 +375,8 @@ permt2b (__m512i a, __m512i idx, __m512i b)
 
 /* Two blocks' codes on the fast path, unpacked, to dst (64 bytes): a0 a1 and b0 b1 their
  * inputs, xa and xb their exponent offsets (as for lanes_magic).  The dword codes are narrowed by
- * two packs, whose in-lane order one dword permute restores, then saturated and signed 64 bytes
- * at a time.  Narrowing each vector by itself (vpmovdb) and saturating and signing 16 bytes at a
+ * two packs, whose in-lane order one dword permute restores (vbmi: by two byte permutes that
+ * take each code's byte as it is, and a blend), then saturated and signed 64 bytes at a time.  Narrowing each vector by itself (vpmovdb) and saturating and signing 16 bytes at a
  * time took a sixth more time in cache (AMD EPYC family 26 model 2, 2026-11-28); so did the
  * sign moved into each dword code by a shift and a ternary-logic op (three more vector ops per
  * 16 lanes than the masks). */
@@ -528,6 +528,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
 }
 
+/* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
 #define MXK_QUANTIZE_FAST_AS(name, vbmi)                                                        \
   static inline __attribute__ ((always_inline)) void                                           \
   name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,       \
@@ -768,16 +769,24 @@ dq_out_end (dq_out *w, int nt)
   _mm_sfence ();
 }
 
-/* 32 values (one block) to the output: two vectors of FP32, one of BF16 (nt: w->nt, fixed at
- * compile time; ordinary BF16 stores go 16 values at a time, as they did before) */
+/* Block blk's 32 values to the output: two vectors of FP32, one of BF16 (nt: w->nt, fixed at
+ * compile time; without it, the stores of before, by the block's index, BF16 16 values at a
+ * time) */
 static inline __attribute__ ((always_inline)) void
-dq_out_block (dq_out *w, __m512 r0, __m512 r1, int nt)
+dq_out_block (dq_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
 {
-  if (w->bf16 && !nt)
+  if (!nt)
     {
-      uint8_t *q = w->p + 64 * w->j++;
-      _mm256_storeu_si256 ((void *) q, bf16_16 (r0));
-      _mm256_storeu_si256 ((void *) (q + 32), bf16_16 (r1));
+      if (w->bf16)
+        {
+          _mm256_storeu_si256 ((void *) ((uint16_t *) w->p + blk * MX_BLOCK), bf16_16 (r0));
+          _mm256_storeu_si256 ((void *) ((uint16_t *) w->p + blk * MX_BLOCK + 16), bf16_16 (r1));
+        }
+      else
+        {
+          _mm512_storeu_ps ((float *) w->p + blk * MX_BLOCK, r0);
+          _mm512_storeu_ps ((float *) w->p + blk * MX_BLOCK + 16, r1);
+        }
     }
   else if (w->bf16)
     dq_out_put (w, _mm512_inserti64x4 (_mm512_castsi256_si512 (bf16_16 (r0)), bf16_16 (r1), 1), nt);
@@ -806,8 +815,8 @@ dequantize_nt (void *out, mx_format_id out_fmt, const uint8_t *scales, const uin
       {
         __m512 d[4];
         dq_pair_fp8 (d, _mm512_loadu_si512 ((const void *) (codes + blk * MX_BLOCK)), scales[blk], scales[blk + 1], &t);
-        dq_out_block (&w, d[0], d[1], nt);
-        dq_out_block (&w, d[2], d[3], nt);
+        dq_out_block (&w, blk, d[0], d[1], nt);
+        dq_out_block (&w, blk + 1, d[2], d[3], nt);
       }
   for (; blk < nb; blk++)
     {
@@ -821,7 +830,7 @@ dequantize_nt (void *out, mx_format_id out_fmt, const uint8_t *scales, const uin
           mxk__unpack_v (&c0, &c1, c, packing);
           dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), scales[blk], &t);
         }
-      dq_out_block (&w, r0, r1, nt);
+      dq_out_block (&w, blk, r0, r1, nt);
     }
   dq_out_end (&w, nt);
 }
