@@ -540,42 +540,42 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1)
 
-/* one copy per rounding, so the rounding add is fixed at compile time; and per narrowing */
-static void
-quantize_magic (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-              const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+/* One copy per rounding, so the rounding add is fixed at compile time, and per narrowing
+ * (vbmi: the avx512vbmi path's byte permutes, pair_fast). */
+static int
+quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+              mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
               mx_packing packing, int vbmi)
 {
+  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
+    return MX_EINVAL;
+  const mxk_fmt *f = mxk__fmt (elem);
+  size_t nb = n / MX_BLOCK;
   if (vbmi)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi, f, rnd, rbits, packing,
                                scales, codes, in, in_fmt, nb, f, rule);
   else
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_packs, f, rnd, rbits, packing,
                                scales, codes, in, in_fmt, nb, f, rule);
+  return 0;
 }
 
 static int
-quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
-                     size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                     const uint16_t *rbits, mx_packing packing)
+quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                 mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                 mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
-    return MX_EINVAL;
-  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing, 0);
-  return 0;
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 0);
 }
 
 /* The avx512vbmi path: quantize narrows two blocks' codes by byte permutes (pair_fast); the
  * rest is the avx512 path's. */
 static int
-quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
-                     size_t n, mx_format_id elem, mx_scale_rule rule, mx_rounding rnd,
-                     const uint16_t *rbits, mx_packing packing)
+quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
+                     mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                     mx_packing packing)
 {
-  if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
-    return MX_EINVAL;
-  quantize_magic (scales, codes, in, in_fmt, n / MX_BLOCK, mxk__fmt (elem), rule, rnd, rbits, packing, 1);
-  return 0;
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1);
 }
 
 /* The exact values of a format's codes as BF16 words in registers (dequantize's and dot's
