@@ -72,7 +72,7 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
  * functions are.  MX_EINVAL for what the one-thread function rejects or threads >
  * MXK_MT_MAX_THREADS, checked before anything is written; MX_ENOMEM if a thread or its
  * bookkeeping could not be had (every thread started is joined first; the outputs are then
- * unspecified). */
+ * unspecified).  Dequantize's chunks are below the non-temporal threshold: ordinary stores. */
 #define MXK_MT_MAX_THREADS 1024
 #define MXK_MT_MIN_BLOCKS 4096
 #define MXK_MT_CHUNK_BLOCKS 1024
