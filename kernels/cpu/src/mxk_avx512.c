@@ -800,10 +800,11 @@ dq_out_block (dq_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
  * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time; nt:
- * non-temporal stores (dq_out), also fixed at compile time (tested at each store, it cost the
- * Intel Xeon a third of dequantize's in-cache speed for FP6, FP4 and INT8). */
+ * non-temporal stores (dq_out), also fixed at compile time (decided at each store, with the
+ * writer's state kept in memory, it cost the Intel Xeon a third of dequantize's in-cache speed
+ * for FP6, FP4 and INT8). */
 static inline __attribute__ ((always_inline)) void
-dequantize_nt (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
+dequantize_loop (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
                mx_packing packing, const dotk *tk, int kind, int vbmi, int nt)
 {
   dotk t = *tk;
@@ -840,9 +841,9 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
                    mx_packing packing, const dotk *tk, int kind, int vbmi)
 {
   if (dq_out_start (out, out_fmt, nb * MX_BLOCK).nt)
-    dequantize_nt (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 1);
+    dequantize_loop (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 1);
   else
-    dequantize_nt (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 0);
+    dequantize_loop (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 0);
 }
 
 static int
