@@ -146,6 +146,23 @@ golden_dequantize (uint32_t *out, const uint8_t *codes, const uint8_t *scales, s
     }
 }
 
+/* Every scale x every code of format f: 256 * ceil(2^bits / 32) blocks (returned), the scale
+ * varying fastest, so that neighbouring blocks, which some paths decode two at a time, have
+ * different scales (with eight blocks to a scale, a swap of a pair's two scales passed). */
+static size_t
+every_scale_code (uint8_t *sc, uint8_t *cd, const mx_format *f)
+{
+  size_t ncodes = (size_t) 1 << f->bits, blk = 0;
+  for (size_t base = 0; base < ncodes; base += 32)
+    for (int s = 0; s < 256; s++, blk++)
+      {
+        sc[blk] = (uint8_t) s;
+        for (int i = 0; i < 32; i++)
+          cd[blk * 32 + (size_t) i] = (uint8_t) ((base + (size_t) i) % ncodes);
+      }
+  return blk;
+}
+
 /* The packed bytes of nb blocks, by libmxgold's mx_pack (the reference layout). */
 static void
 pack_all (uint8_t *dst, const uint8_t *codes, size_t nb, mx_format_id elem, mx_packing p)
@@ -766,21 +783,15 @@ nt_tests (void)
     for (int bfo = 0; bfo < 2; bfo++)
       {
         const mx_format *f = mx_format_get (fmts[fi]), *of = mx_format_get (bfo ? MX_BF16 : MX_FP32);
-        size_t es = bfo ? 2 : 4, ncodes = (size_t) 1 << f->bits, pnb = 256 * ((ncodes + 31) / 32);
-        /* the pattern: neighbouring blocks have different scales; every code under each */
+        size_t es = bfo ? 2 : 4, pnb = 256 * ((((size_t) 1 << f->bits) + 31) / 32);
         uint8_t *psc = malloc (pnb), *pcd = malloc (pnb * 32);
         uint32_t *g = malloc (pnb * 32 * 4);
-        for (size_t b = 0; b < pnb; b++)
-          {
-            psc[b] = (uint8_t) (b % 256);
-            for (int i = 0; i < 32; i++)
-              pcd[b * 32 + (size_t) i] = (uint8_t) (((b / 256) * 32 + (size_t) i) % ncodes);
-          }
         if (!psc || !pcd || !g)
           {
             CHECK (0, "nt: out of memory");
             return;
           }
+        every_scale_code (psc, pcd, f);
         golden_dequantize (g, pcd, psc, pnb, f, of);
         size_t nb = (((size_t) 32 << 20) / es + 32 * 32) / 32 | 1; /* past the threshold, odd */
         uint8_t *sc = malloc (nb), *cd = malloc (nb * 32), *buf = malloc (nb * 32 * es + 320);
@@ -941,20 +952,10 @@ main (int argc, char **argv)
       /* dequantize: every scale x every code */
       {
         const mx_format *f = mx_format_get (elem);
-        size_t ncodes = (size_t) 1 << f->bits, nb = 256 * ((ncodes + 31) / 32);
         static uint8_t sc[256 * 8], cd[256 * 8 * 32];
         static uint32_t o32[256 * 8 * 32], g32[256 * 8 * 32];
         static uint16_t o16[256 * 8 * 32];
-        size_t blk = 0;
-        /* the scale varies fastest: neighbouring blocks, which some paths decode two at a
-         * time, have different scales */
-        for (size_t base = 0; base < ncodes; base += 32)
-          for (int s = 0; s < 256; s++, blk++)
-            {
-              sc[blk] = (uint8_t) s;
-              for (int i = 0; i < 32; i++)
-                cd[blk * 32 + (size_t) i] = (uint8_t) ((base + (size_t) i) % ncodes);
-            }
+        size_t nb = every_scale_code (sc, cd, f);
         /* the flag pass: every code whose FP32 result is a subnormal (those raise UE by right)
          * replaced by code 0, so that every scale still runs with its other codes */
         if (flush == 2)

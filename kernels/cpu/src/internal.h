@@ -17,7 +17,8 @@ typedef struct
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
               const uint8_t *, mx_format_id, size_t, uint32_t);
 } mxk__ops;
-/* The paths this build has: ref and generic always, AVX2 and AVX-512 on x86-64 (MXK_HAVE_X86). */
+/* The paths this build has: ref and generic always, AVX2, AVX-512 and AVX-512 VBMI on x86-64
+ * (MXK_HAVE_X86). */
 extern const mxk__ops mxk__ops_ref, mxk__ops_generic, mxk__ops_avx2, mxk__ops_avx512, mxk__ops_avx512vbmi;
 /* The table of the path the mxk_* functions run now (mxk_current_path). */
 const mxk__ops *mxk__ops_now (void);
@@ -192,6 +193,13 @@ mxk__check_dq (mx_format_id out_fmt, size_t n, mx_format_id elem, mx_packing pac
 {
   return (out_fmt != MX_FP32 && out_fmt != MX_BF16)
          || mxk__check (MX_FP32, n, elem, MX_SCALE_FLOOR, MX_RNE, NULL, packing) ? MX_EINVAL : MX_OK;
+}
+/* The arguments of a dot call, with the two formats' tables (*pa, *pb): 0 or -1. */
+static inline int
+mxk__check_dot (mx_format_id fa, mx_format_id fb, size_t n, const mxk_fmt **pa, const mxk_fmt **pb)
+{
+  *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
+  return !*pa || !*pb || n % MX_BLOCK ? MX_EINVAL : MX_OK;
 }
 
 /* The SIMD paths' quantize loop QF (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing,

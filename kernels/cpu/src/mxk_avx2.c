@@ -392,8 +392,8 @@ static int
 dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
               const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MX_BLOCK)
+  const mxk_fmt *pa, *pb;
+  if (mxk__check_dot (fa, fb, n, &pa, &pb))
     return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
   const dqk ka = dq_consts (pa), kb = dq_consts (pb);

@@ -583,7 +583,7 @@ quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
 typedef struct
 {
   __m512i t0, t1, t2, t3;
-  __m512i h0, h1, l0, l1; /* FP8: the words' high and low bytes, 128-entry byte tables */
+  __m512i h0, h1, l0, l1; /* FP8 on avx512vbmi: the words' high and low bytes (fp8_byte_tables) */
   int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
 } dotk;
 
@@ -597,11 +597,7 @@ dot_consts (const mxk_fmt *f)
     t[c] = (uint16_t) (mxk__f2u (mxk__decode ((uint8_t) c, f)) >> 16); /* exact: a BF16 */
   k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
   k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
-  uint8_t h[128], l[128];
-  for (int c = 0; c < 128; c++)
-    h[c] = (uint8_t) (t[c] >> 8), l[c] = (uint8_t) t[c];
-  k.h0 = _mm512_loadu_si512 ((const void *) h), k.h1 = _mm512_loadu_si512 ((const void *) (h + 64));
-  k.l0 = _mm512_loadu_si512 ((const void *) l), k.l1 = _mm512_loadu_si512 ((const void *) (l + 64));
+  k.h0 = k.h1 = k.l0 = k.l1 = _mm512_setzero_si512 (); /* fp8_byte_tables, where they are used */
   return k;
 }
 
@@ -647,19 +643,40 @@ block_values (__m512 *v0, __m512 *v1, __m256i c, const dotk *k)
  * INT8 by conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream),
  * FP6, FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
  * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
+/* A block's 32 exact values v0 v1 times 2^(S - 127) (INT8: 2^(S - 133)), each rounded once. */
+static inline __attribute__ ((always_inline)) void
+dq_scale (__m512 *r0, __m512 *r1, __m512 v0, __m512 v1, int S, int kind)
+{
+  /* the NaN scale (S = 0xFF): every value NaN, by the scalef's mask, whose masked-off lanes
+   * raise no exception (a branch on it, taken at random, cost a tenth on data with one such
+   * block in 16; the values scaled by 2^128, then replaced, raised overflow) */
+  __mmask16 k = (__mmask16) - (unsigned) (S != 0xFF);
+  __m512 sx = _mm512_set1_ps ((float) (S - 127 - 6 * (kind == 2)));
+  const __m512 nan = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
+  *r0 = _mm512_mask_scalef_ps (nan, k, v0, sx);
+  *r1 = _mm512_mask_scalef_ps (nan, k, v1, sx);
+}
+
 static inline __attribute__ ((always_inline)) void
 dq_block (__m512 *r0, __m512 *r1, __m256i c, int S, const dotk *t)
 {
   __m512 v0, v1;
   block_values (&v0, &v1, _mm256_permutevar8x32_epi32 (c, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7)), t);
-  /* the NaN scale (S = 0xFF): every value NaN, by the scalef's mask, whose masked-off lanes
-   * raise no exception (a branch on it, taken at random, cost a tenth on data with one such
-   * block in 16; the values scaled by 2^128, then replaced, raised overflow) */
-  __mmask16 k = (__mmask16) - (unsigned) (S != 0xFF);
-  __m512 sx = _mm512_set1_ps ((float) (S - 127 - 6 * (t->kind == 2)));
-  const __m512 nan = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
-  *r0 = _mm512_mask_scalef_ps (nan, k, v0, sx);
-  *r1 = _mm512_mask_scalef_ps (nan, k, v1, sx);
+  dq_scale (r0, r1, v0, v1, S, t->kind);
+}
+
+/* The FP8 word table split into its high and low bytes, 128-entry byte tables (dq_pair_fp8). */
+static inline void
+fp8_byte_tables (dotk *k)
+{
+  uint16_t t[128];
+  uint8_t h[128], l[128];
+  _mm512_storeu_si512 ((void *) t, k->t0), _mm512_storeu_si512 ((void *) (t + 32), k->t1);
+  _mm512_storeu_si512 ((void *) (t + 64), k->t2), _mm512_storeu_si512 ((void *) (t + 96), k->t3);
+  for (int c = 0; c < 128; c++)
+    h[c] = (uint8_t) (t[c] >> 8), l[c] = (uint8_t) t[c];
+  k->h0 = _mm512_loadu_si512 ((const void *) h), k->h1 = _mm512_loadu_si512 ((const void *) (h + 64));
+  k->l0 = _mm512_loadu_si512 ((const void *) l), k->l1 = _mm512_loadu_si512 ((const void *) (l + 64));
 }
 
 /* avx512vbmi, FP8: two blocks' 64 codes c (block A's then B's) -> their 64 values, scaled, in
@@ -679,13 +696,10 @@ dq_pair_fp8 (__m512 d[4], __m512i c, int SA, int SB, const dotk *t)
   __m512i lo = permt2b (t->l0, p, t->l1);
   __m512i w0 = _mm512_unpacklo_epi8 (lo, hi), w1 = _mm512_unpackhi_epi8 (lo, hi);
   const __m512i z = _mm512_setzero_si512 ();
-  const __m512 nan = _mm512_castsi512_ps (_mm512_set1_epi32 (0x7FC00000));
-  __mmask16 ka = (__mmask16) - (unsigned) (SA != 0xFF), kb = (__mmask16) - (unsigned) (SB != 0xFF);
-  __m512 xa = _mm512_set1_ps ((float) (SA - 127)), xb = _mm512_set1_ps ((float) (SB - 127));
-  d[0] = _mm512_mask_scalef_ps (nan, ka, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0)), xa);
-  d[1] = _mm512_mask_scalef_ps (nan, ka, _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0)), xa);
-  d[2] = _mm512_mask_scalef_ps (nan, kb, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1)), xb);
-  d[3] = _mm512_mask_scalef_ps (nan, kb, _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1)), xb);
+  dq_scale (&d[0], &d[1], _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0)),
+            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0)), SA, 0);
+  dq_scale (&d[2], &d[3], _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1)),
+            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1)), SB, 0);
 }
 
 /* 16 FP32 values -> BF16, nearest-even, a NaN kept quiet with its sign (mxk__bf16_of) */
@@ -804,13 +818,12 @@ dq_out_block (dq_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
  * writer's state kept in memory, it cost the Intel Xeon a third of dequantize's in-cache speed
  * for FP6, FP4 and INT8). */
 static inline __attribute__ ((always_inline)) void
-dequantize_loop (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
-               mx_packing packing, const dotk *tk, int kind, int vbmi, int nt)
+dequantize_loop (dq_out w, const uint8_t *scales, const uint8_t *codes, size_t nb, mx_packing packing,
+                 const dotk *tk, int kind, int vbmi, int nt)
 {
   dotk t = *tk;
   t.kind = kind;
   size_t pb = mxk__packed_block_bytes (packing), blk = 0;
-  dq_out w = dq_out_start (out, out_fmt, nb * MX_BLOCK);
   if (vbmi && kind == 0 && packing == MX_PACKING_UNPACKED)
     for (; blk + 2 <= nb; blk += 2)
       {
@@ -840,10 +853,11 @@ static inline __attribute__ ((always_inline)) void
 dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
                    mx_packing packing, const dotk *tk, int kind, int vbmi)
 {
-  if (dq_out_start (out, out_fmt, nb * MX_BLOCK).nt)
-    dequantize_loop (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 1);
+  dq_out w = dq_out_start (out, out_fmt, nb * MX_BLOCK);
+  if (w.nt)
+    dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 1);
   else
-    dequantize_loop (out, out_fmt, scales, codes, nb, packing, tk, kind, vbmi, 0);
+    dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 0);
 }
 
 static int
@@ -853,12 +867,15 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
-  const dotk t = dot_consts (f);
+  dotk t = dot_consts (f);
   switch (t.kind)
     {
     case 0:
       if (vbmi)
-        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 1);
+        {
+          fp8_byte_tables (&t);
+          dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 1);
+        }
       else
         dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 0);
       break;
@@ -935,8 +952,8 @@ static int
 dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
                 const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MX_BLOCK)
+  const mxk_fmt *pa, *pb;
+  if (mxk__check_dot (fa, fb, n, &pa, &pb))
     return MX_EINVAL;
   int wide = mxk__wide_pair (fa, fb);
   const dotk ka = dot_consts (pa), kb = dot_consts (pb);

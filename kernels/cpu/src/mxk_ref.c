@@ -55,8 +55,8 @@ static int
 dot_ref (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
              const uint8_t *sb, const uint8_t *b, mx_format_id fb, size_t n, uint32_t cin)
 {
-  const mxk_fmt *pa = mxk__fmt (fa), *pb = mxk__fmt (fb);
-  if (!pa || !pb || n % MX_BLOCK)
+  const mxk_fmt *pa, *pb;
+  if (mxk__check_dot (fa, fb, n, &pa, &pb))
     return MX_EINVAL;
   float acc = mxk__u2f (cin);
   for (size_t blk = 0; blk < n / MX_BLOCK; blk++)
