@@ -21,6 +21,12 @@ expect format-list 2 "unknown format" $sweep --format e4m3,,e5m2 --list
 expect rounding-sr 2 "unknown rounding" $sweep --rounding sr --list
 expect rule 2 "unknown rule" $sweep --rule ceil --list
 expect path 2 "unknown path" $sweep --path avx1024 --list
+for bad in avx512vbm avx512vbmi2 AVX512VBMI "avx512 vbmi" avx512,vbmi; do
+  expect "path '$bad'" 2 "unknown path" $sweep --path "$bad" --list
+done
+# the path a VBMI CPU runs: listed where it is supported, 77 (not supported here) elsewhere
+$sweep --path avx512vbmi --list > "$t/out" 2> "$t/err"; rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 77 ] && ok || ko "--path avx512vbmi --list: rc=$rc"
 expect chunk-small 2 "bad --chunk-bits" $sweep --chunk-bits 11 --list
 expect chunk-big 2 "bad --chunk-bits" $sweep --chunk-bits 25 --list
 expect chunk-nan 2 "bad --chunk-bits" $sweep --chunk-bits x --list
