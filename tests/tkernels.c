@@ -949,6 +949,32 @@ main (int argc, char **argv)
           for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
             check_q (wide, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "wide");
       }
+      /* groups of 16 blocks on the fast route (the avx512vbmi path's 16-block maximum tree):
+       * each block's top binade drawn apart, so that a tree which mixed two blocks' maxima would
+       * give a wrong scale; in every fourth group one block holds a NaN or an Inf (done inside
+       * the group), in every eighth one block is all zeros (the group is done four blocks at a
+       * time) */
+      {
+        static uint32_t g16[1024 * 32];
+        for (int b = 0; b < 1024; b++)
+          {
+            int top = 70 + (int) (rng_next (&r) % 184);
+            for (int i = 0; i < 32; i++)
+              g16[b * 32 + i] = rand_f32 (&r, top);
+            g16[b * 32 + (int) (rng_next (&r) % 32)] = (uint32_t) top << 23 | (uint32_t) (rng_next (&r) & 0x807FFFFF);
+          }
+        for (int g = 0; g < 1024 / 16; g++)
+          {
+            int b = 16 * g + (int) (rng_next (&r) % 16);
+            if (g % 4 == 1)
+              g16[b * 32 + (int) (rng_next (&r) % 32)] = g % 8 == 1 ? 0x7FC00000u : 0xFF800000u;
+            if (g % 8 == 6)
+              memset (g16 + b * 32, 0, 32 * sizeof g16[0]);
+          }
+        for (int rule = 0; rule < 2; rule++)
+          for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
+            check_q (g16, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups16");
+      }
       /* dequantize: every scale x every code */
       {
         const mx_format *f = mx_format_get (elem);

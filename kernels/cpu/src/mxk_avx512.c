@@ -327,6 +327,24 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
     }
 }
 
+/* load_block without the prefetch: a block loaded a second time, from L1. */
+static inline void
+load_block_np (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk)
+{
+  if (in_fmt == MX_BF16)
+    {
+      const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
+      *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
+      *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
+    }
+  else
+    {
+      const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
+      *b0 = _mm512_loadu_si512 ((const void *) p);
+      *b1 = _mm512_loadu_si512 ((const void *) (p + 16));
+    }
+}
+
 /* Block blk's 32 random words (sr; else zeros). */
 static inline void
 load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_rounding rnd)
@@ -421,110 +439,251 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
  * host that made quantize from DRAM slower than AVX2 (medians: INT8 1.22-1.49x, E4M3
  * 1.13-1.18x), while in cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
  * as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
+/* The scale step of up to 16 blocks at once, from mx (a block's largest magnitude bits in each
+ * of its lanes): xs, the exponent offsets (INT8: less 6 << 23), sc, the scale bytes in dwords,
+ * off, the lanes off the fast path that are not NaN or Inf, and nan, the NaN/Inf lanes. */
+static inline __attribute__ ((always_inline)) void
+scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i *sc, __mmask16 *off,
+             __mmask16 *nan)
+{
+  __m512i xs;
+  if (rule == MX_SCALE_RCEIL_FP32)
+    {
+      /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
+       * block off it (zero, FP32 subnormals, tiny) is scaled by magic_block, and its amax
+       * is raised to the fast path's least here, so that the multiply never sees nor makes
+       * an FP32 subnormal */
+      __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
+      xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
+      xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), xs,
+                                  _mm512_set1_epi32 (1 << 23));
+    }
+  else
+    xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
+  /* the blocks off the fast path; of those, the blocks holding a NaN or an Inf are done by the
+   * caller without a branch (the NaN scale, codes 0): a branch on them, taken at random, cost
+   * a sixth of the time on data with one such block in 16 (AMD EPYC family 26 model 2,
+   * 2026-11-27) */
+  __mmask16 o = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k->fastlo),
+                                         _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k->fastlo));
+  *nan = _mm512_cmpge_epu32_mask (mx, k->expm);
+  *off = o & (__mmask16) ~*nan;
+  *sc = _mm512_mask_mov_epi32 (_mm512_srli_epi32 (_mm512_add_epi32 (xs, _mm512_set1_epi32 (127 << 23)), 23), *nan,
+                               _mm512_set1_epi32 (0xFF));
+  *xl = _mm512_sub_epi32 (xs, _mm512_set1_epi32 (k->is_int ? 6 << 23 : 0));
+}
+
+/* Four blocks from blk, each block loaded once: its two vectors stay in registers from the
+ * maximum to the codes.  One maximum tree serves the four: after two cross-block 128-bit
+ * shuffles and two in-lane ones, 128-bit lane j holds block j's maximum in every dword, and the
+ * four scale exponents (either rule), range checks and scale bytes come from one vector.
+ * Until 2026-11-25 the loop was software-pipelined: the next group's maximum tree before the
+ * current group's lanes, which loaded their inputs a second time.  On the AMD EPYC (Zen 4) bench
+ * host that made quantize from DRAM slower than AVX2 (medians: INT8 1.22-1.49x, E4M3
+ * 1.13-1.18x), while in cache the two were level; loading once, in program order, is as fast as
+ * AVX2 from DRAM and as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
+static inline __attribute__ ((always_inline)) void
+group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
+        const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, const magk *k,
+        const magk *kcall, int vbmi)
+{
+  size_t pb = mxk__packed_block_bytes (packing);
+  const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  uint8_t c[MX_BLOCK];
+  __m512i b[4][2], m[4];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; j++)
+    {
+      load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j);
+      m[j] = _mm512_max_epu32 (_mm512_and_si512 (b[j][0], k->absm), _mm512_and_si512 (b[j][1], k->absm));
+    }
+  __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
+  __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
+  __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
+  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
+  mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
+  __m512i xl, sc;
+  __mmask16 off, nan;
+  scale_lanes (mx, rule, k, &xl, &sc, &off, &nan); /* bit 4j: block j (the dwords of 128-bit lane j agree) */
+  uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
+  memcpy (scales + blk, &s4, 4);
+  if (packing == MX_PACKING_UNPACKED && !off)
+    {
+      /* the four blocks on the fast path, two at a time; a NaN/Inf block's codes are zeroed
+       * after (a mask for it, made from the maximum tree, lengthened the loop's critical
+       * path: 8% more time in cache on uniform data, 17% for INT8) */
+      pair_fast (codes + blk * MX_BLOCK, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
+                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi);
+      pair_fast (codes + (blk + 2) * MX_BLOCK, b[2][0], b[2][1], b[3][0], b[3][1],
+                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k, vbmi);
+      for (int j = 0; nan; j++, nan >>= 4)
+        if (nan & 1)
+          memset (codes + (blk + (size_t) j) * MX_BLOCK, 0, MX_BLOCK);
+      return;
+    }
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; j++)
+    {
+      size_t bj = blk + (size_t) j;
+      if (off >> (4 * j) & 1)
+        continue;
+      __m512i r0, r1;
+      load_rbits (&r0, &r1, rbits, bj, k->rnd);
+      __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
+      __mmask16 keep = (__mmask16) (((nan >> (4 * j)) & 1) - 1); /* 0 for a NaN/Inf block */
+      __m128i q0 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][0], xj, r0, k));
+      __m128i q1 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][1], xj, r1, k));
+      if (packing != MX_PACKING_UNPACKED)
+        mxk__pack_v (codes + bj * pb, q0, q1, packing);
+      else
+        {
+          _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK), q0);
+          _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK + 16), q1);
+        }
+    }
+  /* the blocks off the fast path (rare) again from memory, each by itself: a call inside
+   * the loop above would make GCC keep fewer of its vectors in registers */
+  for (int j = 0; off & 0x1111; j++, off >>= 4)
+    if (off & 1)
+      {
+        size_t bj = blk + (size_t) j;
+        magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
+                     rbits, kcall);
+        if (packing != MX_PACKING_UNPACKED)
+          mxk__pack_block (codes + bj * pb, c, packing);
+      }
+}
+
+/* The avx512vbmi path's quantize, unpacked: sixteen blocks at a time.  g16_scan finds the
+ * sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
+ * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
+ * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
+ * registers) for their codes.  The loop scans the next group before it codes this one: the
+ * tree's chain of shuffles, the scale step and the test of the range are 40-50 cycles long, and
+ * issued after a group's codes, 400 instructions on, they were exposed in full (AMD EPYC family
+ * 26 model 2, in cache: E4M3 2.35 ns per block, 1.6 without the tree). */
+typedef struct
+{
+  int32_t xv[16]; /* the exponent offsets of lanes_code, one per block */
+  __m128i sc;     /* the scale bytes */
+  __mmask16 off, nan;
+} g16;
+
+static inline __attribute__ ((always_inline)) void
+g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule rule, const magk *k)
+{
+  __m512i m[16];
+#pragma GCC unroll 16
+  for (int j = 0; j < 16; j++)
+    {
+      __m512i b0, b1;
+      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
+      m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
+    }
+  /* 16 vectors of 16 lanes to one of 16 maxima: each level halves the lanes a block spans and
+   * doubles the blocks a vector holds */
+  __m512i r[8], s[4], u[2];
+#pragma GCC unroll 8
+  for (int p = 0; p < 8; p++) /* r[p]: 128-bit lanes A A B B, A = block 2p, B = 2p + 1 */
+    r[p] = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2 * p], m[2 * p + 1], 0x44),
+                             _mm512_shuffle_i64x2 (m[2 * p], m[2 * p + 1], 0xEE));
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; q++) /* s[q]: 128-bit lane L is block 4q + L */
+    s[q] = _mm512_max_epu32 (_mm512_shuffle_i64x2 (r[2 * q], r[2 * q + 1], 0x88),
+                             _mm512_shuffle_i64x2 (r[2 * q], r[2 * q + 1], 0xDD));
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; h++) /* u[h], 128-bit lane L: dwords 0-1 block 8h + L, 2-3 block 8h + 4 + L */
+    u[h] = _mm512_max_epu32 (_mm512_unpacklo_epi64 (s[2 * h], s[2 * h + 1]),
+                             _mm512_unpackhi_epi64 (s[2 * h], s[2 * h + 1]));
+  /* dword 4L + i: block L + 4i; one permute puts block j in dword j */
+#define MXK_SHUF(a, b, imm) _mm512_castps_si512 (_mm512_shuffle_ps (_mm512_castsi512_ps (a), _mm512_castsi512_ps (b), imm))
+  __m512i mx = _mm512_max_epu32 (MXK_SHUF (u[0], u[1], 0x88), MXK_SHUF (u[0], u[1], 0xDD));
+#undef MXK_SHUF
+  mx = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), mx);
+  __m512i xl, sc;
+  scale_lanes (mx, rule, k, &xl, &sc, &g->off, &g->nan);
+  g->sc = _mm512_cvtepi32_epi8 (sc);
+  _mm512_storeu_si512 ((void *) g->xv, xl);
+}
+
+/* A scanned group on the fast path (NaN and Inf blocks included): its scales and codes. */
+static inline __attribute__ ((always_inline)) void
+g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
+           const g16 *g, const uint16_t *rbits, const magk *k)
+{
+  _mm_storeu_si128 ((void *) (scales + blk), g->sc);
+  /* the loop's constants taken into registers here: GCC keeps k in memory, and each use in the
+   * loop loaded it again (in cache: 2.5 ns per block, 2.35 with them held) */
+  magk kl = *k;
+  __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx));
+#pragma GCC unroll 1
+  for (int j = 0; j < 16; j += 2)
+    {
+      __m512i a0, a1, b0, b1;
+      load_block_np (&a0, &a1, in, in_fmt, blk + (size_t) j);
+      load_block_np (&b0, &b1, in, in_fmt, blk + (size_t) j + 1);
+      pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, 1);
+    }
+  for (unsigned j = 0, nan = g->nan; nan; j++, nan >>= 1)
+    if (nan & 1)
+      memset (codes + (blk + j) * MX_BLOCK, 0, MX_BLOCK);
+}
+
+static inline __attribute__ ((always_inline)) void
+quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+               const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing,
+               const magk *kp, int vbmi)
+{
+  const magk k = *kp;
+  size_t pb = mxk__packed_block_bytes (packing);
+  uint8_t c[MX_BLOCK];
+  size_t blk = 0;
+  if (vbmi && packing == MX_PACKING_UNPACKED && nb >= 16)
+    {
+      g16 gs[2];
+      g16_scan (&gs[0], in, in_fmt, 0, rule, &k);
+      for (int i = 0; blk + 16 <= nb; blk += 16, i ^= 1)
+        {
+          if (blk + 32 <= nb)
+            g16_scan (&gs[i ^ 1], in, in_fmt, blk + 16, rule, &k);
+          if (!gs[i].off)
+            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k);
+          else
+            for (int j = 0; j < 16; j += 4)
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, kp, vbmi);
+        }
+    }
+  for (; blk + 4 <= nb; blk += 4)
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, kp, vbmi);
+  for (; blk < nb; blk++)
+    {
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
+                   rbits, kp);
+      if (packing != MX_PACKING_UNPACKED)
+        mxk__pack_block (codes + blk * pb, c, packing);
+    }
+}
+
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                mx_packing packing, int is_int, int vbmi)
 {
-  const magk k = magic_consts (f, rule, rnd, is_int);
-  size_t pb = mxk__packed_block_bytes (packing);
-  const __m512i six = _mm512_set1_epi32 (k.is_int ? 6 << 23 : 0), bias8 = _mm512_set1_epi32 (127 << 23);
-  const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  uint8_t c[MX_BLOCK];
-  size_t blk = 0;
-  for (; blk + 4 <= nb; blk += 4)
+  magk k = magic_consts (f, rule, rnd, is_int);
+  /* the input format and nomax fixed at compile time in each copy of the loop: as run-time
+   * tests they were two branches per block and per 16 lanes */
+  if (in_fmt == MX_BF16)
+    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, vbmi);
+  else if (k.nomax)
     {
-      __m512i b[4][2], m[4];
-#pragma GCC unroll 4
-      for (int j = 0; j < 4; j++)
-        {
-          load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j);
-          m[j] = _mm512_max_epu32 (_mm512_and_si512 (b[j][0], k.absm), _mm512_and_si512 (b[j][1], k.absm));
-        }
-      __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
-      __m512i cd = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2], m[3], 0x44), _mm512_shuffle_i64x2 (m[2], m[3], 0xEE));
-      __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (ab, cd, 0x88), _mm512_shuffle_i64x2 (ab, cd, 0xDD));
-      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
-      mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
-      __m512i xs;
-      if (rule == MX_SCALE_RCEIL_FP32)
-        {
-          /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
-           * block off it (zero, FP32 subnormals, tiny) is scaled by magic_block, and its amax
-           * is raised to the fast path's least here, so that the multiply never sees nor makes
-           * an FP32 subnormal */
-          __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k.fastlo)), k.rcp));
-          xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k.expm), k.xoff);
-          xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), xs,
-                                      _mm512_set1_epi32 (1 << 23));
-        }
-      else
-        xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k.expm), k.xoff);
-      /* bit 4j: block j off the fast path (the dwords of 128-bit lane j agree); of those, the
-       * blocks holding a NaN or an Inf are done here, without a branch (the NaN scale, codes 0):
-       * a branch on them, taken at random, cost a sixth of the time on data with one such
-       * block in 16 (AMD EPYC family 26 model 2, 2026-11-27) */
-      __mmask16 off = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k.fastlo),
-                                               _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k.fastlo));
-      __mmask16 nan = _mm512_cmpge_epu32_mask (mx, k.expm);
-      off &= (__mmask16) ~nan;
-      __m512i sc = _mm512_mask_mov_epi32 (_mm512_srli_epi32 (_mm512_add_epi32 (xs, bias8), 23), nan,
-                                          _mm512_set1_epi32 (0xFF));
-      uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
-      memcpy (scales + blk, &s4, 4);
-      __m512i xl = _mm512_sub_epi32 (xs, six);
-      if (packing == MX_PACKING_UNPACKED && !off)
-        {
-          /* the four blocks on the fast path, two at a time; a NaN/Inf block's codes are zeroed
-           * after (a mask for it, made from the maximum tree, lengthened the loop's critical
-           * path: 8% more time in cache on uniform data, 17% for INT8) */
-          pair_fast (codes + blk * MX_BLOCK, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                     _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, &k, vbmi);
-          pair_fast (codes + (blk + 2) * MX_BLOCK, b[2][0], b[2][1], b[3][0], b[3][1],
-                     _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, &k, vbmi);
-          for (int j = 0; nan; j++, nan >>= 4)
-            if (nan & 1)
-              memset (codes + (blk + (size_t) j) * MX_BLOCK, 0, MX_BLOCK);
-          continue;
-        }
-#pragma GCC unroll 4
-      for (int j = 0; j < 4; j++)
-        {
-          size_t bj = blk + (size_t) j;
-          if (off >> (4 * j) & 1)
-            continue;
-          __m512i r0, r1;
-          load_rbits (&r0, &r1, rbits, bj, rnd);
-          __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
-          __mmask16 keep = (__mmask16) (((nan >> (4 * j)) & 1) - 1); /* 0 for a NaN/Inf block */
-          __m128i q0 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][0], xj, r0, &k));
-          __m128i q1 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][1], xj, r1, &k));
-          if (packing != MX_PACKING_UNPACKED)
-            mxk__pack_v (codes + bj * pb, q0, q1, packing);
-          else
-            {
-              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK), q0);
-              _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK + 16), q1);
-            }
-        }
-      /* the blocks off the fast path (rare) again from memory, each by itself: a call inside
-       * the loop above would make GCC keep fewer of its vectors in registers */
-      for (int j = 0; off & 0x1111; j++, off >>= 4)
-        if (off & 1)
-          {
-            size_t bj = blk + (size_t) j;
-            magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
-                         rbits, &k);
-            if (packing != MX_PACKING_UNPACKED)
-              mxk__pack_block (codes + bj * pb, c, packing);
-          }
+      k.nomax = 1;
+      quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, vbmi);
     }
-  for (; blk < nb; blk++)
+  else
     {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
-                   rbits, &k);
-      if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
+      k.nomax = 0;
+      quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, vbmi);
     }
 }
 
