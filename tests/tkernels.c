@@ -971,9 +971,14 @@ main (int argc, char **argv)
             if (g % 8 == 6)
               memset (g16 + b * 32, 0, 32 * sizeof g16[0]);
           }
+        /* and 15 blocks of them: fewer than sixteen, so four at a time, then one at a time (the
+         * loop inputs of 32 MiB and more take) */
         for (int rule = 0; rule < 2; rule++)
           for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
-            check_q (g16, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups16");
+            {
+              check_q (g16, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups16");
+              check_q (g16, MX_FP32, 15, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups4");
+            }
       }
       /* dequantize: every scale x every code */
       {
