@@ -705,6 +705,45 @@ mt_no_thread (const uint32_t *in)
 static void mt_no_thread (const uint32_t *in) { (void) in; }
 #endif
 
+/* A call whose input is 32 MiB (MXK_Q16_MAX_BYTES) or more: mxk_quantize_mt's chunks then run
+ * the loop a one-thread call of that size takes (on avx512vbmi four blocks at a time, not
+ * sixteen); its result against the same input quantized in 1 MiB calls, which take the other
+ * loop (both are checked against libmxgold above, at their sizes). */
+static void
+mt_big (rng *r)
+{
+  size_t ne = (size_t) 8 << 20, nb = ne / 32;
+  uint32_t *in = malloc (ne * 4);
+  uint8_t *s1 = malloc (nb), *c1 = malloc (ne), *sm = malloc (nb), *cm = malloc (ne);
+  CHECK (in && s1 && c1 && sm && cm, "mt_big: allocation");
+  if (in && s1 && c1 && sm && cm)
+    {
+      for (size_t b = 0; b < nb; b++)
+        {
+          int top = 70 + (int) (rng_next (r) % 180);
+          for (int i = 0; i < 32; i++)
+            in[b * 32 + (size_t) i] = rand_f32 (r, top);
+        }
+      const mx_format_id el[2] = { MX_E4M3, MX_E5M2 };
+      const mx_rounding rn[2] = { MX_RNE, MX_RNA };
+      for (int p = 0; p < npaths; p++)
+        for (int j = 0; j < 2; j++)
+          {
+            mxk_use_path (paths[p]);
+            int rc = 0;
+            for (size_t i = 0; i < ne; i += (size_t) 1 << 18)
+              rc |= mxk_quantize (s1 + i / 32, c1 + i, in + i, MX_FP32, (size_t) 1 << 18, el[j], MX_SCALE_FLOOR,
+                                  rn[j], MX_PACKING_UNPACKED);
+            int rcm = mxk_quantize_mt (sm, cm, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j], MX_PACKING_UNPACKED, 2);
+            n++;
+            CHECK (rc == 0 && rcm == 0 && memcmp (s1, sm, nb) == 0 && memcmp (c1, cm, ne) == 0,
+                   "quantize_mt of 32 MiB %s %s path %s against 1 MiB calls", mx_format_get (el[j])->name,
+                   mx_rounding_name (rn[j]), mxk_path_name (paths[p]));
+          }
+    }
+  free (in), free (s1), free (c1), free (sm), free (cm);
+}
+
 static void
 mt_tests (const char *which, rng *r)
 {
@@ -737,6 +776,7 @@ mt_tests (const char *which, rng *r)
       mt_quantize (elem, in, MX_FP32, fi % 2 ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, MX_SR);
       mt_dequantize (elem, r);
     }
+  mt_big (r);
 }
 
 /* mxk_dot of nb blocks on every path against libmxgold's block-fp32 model (rne) */

@@ -16,6 +16,10 @@ typedef struct
                      mx_format_id, mx_packing);
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
               const uint8_t *, mx_format_id, size_t, uint32_t);
+  /* quantize for a chunk of a call (mxk_quantize_mt) whose whole input is MXK_Q16_MAX_BYTES
+   * or more: the loop a one-thread call of that size takes (avx512vbmi; the others: quantize) */
+  int (*quantize_big) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
+                       mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
 } mxk__ops;
 /* The paths this build has: ref and generic always, AVX2, AVX-512 and AVX-512 VBMI on x86-64
  * (MXK_HAVE_X86). */

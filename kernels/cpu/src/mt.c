@@ -25,6 +25,7 @@ typedef struct
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
+  int big;                             /* quantize: the whole input MXK_Q16_MAX_BYTES or more */
 } mt_call;
 
 /* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
@@ -52,7 +53,7 @@ run_chunk (const mt_call *c, size_t b0, size_t nb)
   if (c->dq)
     return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0,
                                c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem, c->packing);
-  return c->ops->quantize (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io,
+  return (c->big ? c->ops->quantize_big : c->ops->quantize) (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io,
                            c->io_fmt, nb * MX_BLOCK, c->elem, c->rule, c->rnd,
                            c->rbits ? c->rbits + e0 : NULL, c->packing);
 }
@@ -140,7 +141,7 @@ mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, NULL, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, NULL, packing,
-                NULL, NULL, NULL };
+                NULL, NULL, NULL, n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -152,7 +153,7 @@ mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, MX_SR, rbits, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, MX_SR, rbits,
-                packing, NULL, NULL, NULL };
+                packing, NULL, NULL, NULL, n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -163,6 +164,6 @@ mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales, const
   if (threads > MXK_MT_MAX_THREADS || mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 1, NULL, NULL, NULL, out_fmt, elem, MX_SCALE_FLOOR, MX_RNE,
-                NULL, packing, out, scales, codes };
+                NULL, packing, out, scales, codes, 0 };
   return run (&c, n / MX_BLOCK, threads);
 }
