@@ -189,6 +189,9 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 kup)
 static inline __attribute__ ((always_inline)) magk
 magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
 {
+  /* the one call first: k escapes (magic_block), so a call after its fields were set would
+   * hide their values from the loops again */
+  uint32_t tmax = f->is_int ? 0 : mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f));
   magk k;
   k.rnd = rnd;
   int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
@@ -226,7 +229,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   /* the sign bit of b moved onto the code's (bit 31 to the signbit's bit of the code's byte) */
   k.sshift = _mm512_set1_epi32 (f->is_int ? 0 : (sr ? 15 : 31) - __builtin_ctz (f->signbit));
   k.sbit = _mm512_set1_epi32 ((int) f->signbit << (sr ? 16 : 0));
-  k.tmax = _mm512_set1_epi32 (f->is_int ? 0 : (int) mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f)));
+  k.tmax = _mm512_set1_epi32 ((int) tmax);
   k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
   /* 1.5 * 2^(23 - half), rna's plus one ulp (its sum's bits: magic's + 1 + h, so that the code
@@ -374,8 +377,11 @@ load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_roun
 /* One block by itself: the tails, and the blocks off the fast path. */
 static inline void
 magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
-           const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, const magk *k)
+           const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, magk kv)
 {
+  /* k by value: a pointer to the caller's would let every call in the caller's loop change
+   * it, and GCC would read its rounding and flags at run time there */
+  const magk *k = &kv;
   __m512i b0, b1, r0, r1;
   load_block (&b0, &b1, in, in_fmt, blk);
   load_rbits (&r0, &r1, rbits, blk, k->rnd);
@@ -573,7 +579,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       {
         size_t bj = blk + (size_t) j;
         magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
-                     rbits, kcall);
+                     rbits, *kcall);
         if (packing != MX_PACKING_UNPACKED)
           mxk__pack_block (codes + bj * pb, c, packing);
       }
@@ -689,7 +695,7 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
-                   rbits, kp);
+                   rbits, *kp);
       if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c, packing);
     }
@@ -710,7 +716,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
       for (; blk < nb; blk++)
         {
           magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
-                       rule, rbits, &k);
+                       rule, rbits, k);
           if (packing != MX_PACKING_UNPACKED)
             mxk__pack_block (codes + blk * pb, c, packing);
         }
