@@ -461,15 +461,6 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   _mm512_storeu_si512 ((void *) dst, y);
 }
 
-/* Groups of four blocks, each block loaded once: its two vectors stay in registers from the
- * maximum to the codes.  One maximum tree serves the four: after two cross-block 128-bit
- * shuffles and two in-lane ones, 128-bit lane j holds block j's maximum in every dword, and the
- * four scale exponents (either rule), range checks and scale bytes come from one vector.
- * Until 2026-11-25 the loop was software-pipelined: the next group's maximum tree before the
- * current group's lanes, which loaded their inputs a second time.  On the AMD EPYC (Zen 4) bench
- * host that made quantize from DRAM slower than AVX2 (medians: INT8 1.22-1.49x, E4M3
- * 1.13-1.18x), while in cache the two were level; loading once, in program order, is as fast as AVX2 from DRAM and
- * as fast as the pipelined loop in cache (docs/kernels.md, "Dispatch regret"). */
 /* The scale step of up to 16 blocks at once, from mx (a block's largest magnitude bits in each
  * of its lanes): xs, the exponent offsets (INT8: less 6 << 23), sc, the scale bytes in dwords,
  * off, the lanes off the fast path that are not NaN or Inf, and nan, the NaN/Inf lanes. */
@@ -516,7 +507,7 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i
 static inline __attribute__ ((always_inline)) void
 group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
         const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, const magk *k,
-        const magk *kcall, int vbmi)
+        int vbmi)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -579,7 +570,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       {
         size_t bj = blk + (size_t) j;
         magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
-                     rbits, *kcall);
+                     rbits, *k);
         if (packing != MX_PACKING_UNPACKED)
           mxk__pack_block (codes + bj * pb, c, packing);
       }
@@ -589,10 +580,11 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
  * sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
  * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
  * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
- * registers) for their codes.  The loop scans the next group before it codes this one: the
- * tree's chain of shuffles, the scale step and the test of the range are 40-50 cycles long, and
- * issued after a group's codes, 400 instructions on, they were exposed in full (AMD EPYC family
- * 26 model 2, in cache: E4M3 2.35 ns per block, 1.6 without the tree). */
+ * registers) for their codes.  The loop scans the next group before it codes this one, so that
+ * the tree's chain of shuffles and the scale step do not hold up the codes (AMD EPYC family 26
+ * model 2, in cache: E4M3 2.35 -> 2.1-2.2 ns per block).  The scan and the codes still take
+ * about the sum of their times, 1.2 and 1.8 ns apart (docs/kernels.md, "Quantize sixteen blocks
+ * at a time"). */
 typedef struct
 {
   int32_t xv[16]; /* the exponent offsets of lanes_code, one per block */
@@ -687,15 +679,15 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
             g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax);
           else
             for (int j = 0; j < 16; j += 4)
-              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, kp, vbmi);
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, vbmi);
         }
     }
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, kp, vbmi);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
-                   rbits, *kp);
+                   rbits, k);
       if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c, packing);
     }
@@ -707,12 +699,12 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                mx_packing packing, int is_int, int vbmi)
 {
   magk k = magic_consts (f, rule, rnd, is_int);
-  if (vbmi != 2)
+  if (vbmi != 2) /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs */
     {
       size_t pb = mxk__packed_block_bytes (packing), blk = 0;
       uint8_t c[MX_BLOCK];
       for (; blk + 4 <= nb; blk += 4)
-        group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, &k, vbmi);
+        group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
       for (; blk < nb; blk++)
         {
           magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
