@@ -184,13 +184,12 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 kup)
 #undef MXK_RU
 }
 
-/* Always inlined: the loops read k.rnd, k.is_int and k.nomax as constants (a call returns them
- * through memory, and each use became a run-time test: quantize from DRAM lost a tenth) */
-static inline __attribute__ ((always_inline)) magk
+/* Its callers set k.rnd and k.is_int (and nomax) again from their own constants: returned
+ * through memory from a call, they became run-time tests in the loops (quantize from DRAM lost
+ * a tenth). */
+static inline magk
 magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
 {
-  /* the one call first: k escapes (magic_block), so a call after its fields were set would
-   * hide their values from the loops again */
   uint32_t tmax = f->is_int ? 0 : mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f));
   magk k;
   k.rnd = rnd;
@@ -655,7 +654,16 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
       memset (codes + (blk + j) * MX_BLOCK, 0, MX_BLOCK);
 }
 
-static inline __attribute__ ((always_inline)) void
+/* Inlined into its callers when optimizing (its rounding, flags and input format are then
+ * constants); at -O0 a call, since an -O0 frame keeps every inlined copy's locals apart, and
+ * the 36 copies of this loop with their inlined helpers made quantize_any_g16's frame larger
+ * than an 8 MiB stack in the ASan build. */
+#ifdef __OPTIMIZE__
+#define MXK_INLINE_OPT inline __attribute__ ((always_inline))
+#else
+#define MXK_INLINE_OPT
+#endif
+static MXK_INLINE_OPT void
 quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing,
                const magk *kp, mx_rounding rnd, int is_int, int nomax, int vbmi)
@@ -698,30 +706,40 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                mx_packing packing, int is_int, int vbmi)
 {
+  /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs.  k's mode set again
+   * from this copy's constants, so that the loop reads them as such */
   magk k = magic_consts (f, rule, rnd, is_int);
-  if (vbmi != 2) /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs */
+  k.rnd = rnd, k.is_int = is_int;
+  size_t pb = mxk__packed_block_bytes (packing), blk = 0;
+  uint8_t c[MX_BLOCK];
+  for (; blk + 4 <= nb; blk += 4)
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
+  for (; blk < nb; blk++)
     {
-      size_t pb = mxk__packed_block_bytes (packing), blk = 0;
-      uint8_t c[MX_BLOCK];
-      for (; blk + 4 <= nb; blk += 4)
-        group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
-      for (; blk < nb; blk++)
-        {
-          magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
-                       rule, rbits, k);
-          if (packing != MX_PACKING_UNPACKED)
-            mxk__pack_block (codes + blk * pb, c, packing);
-        }
-      return;
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
+                   rule, rbits, k);
+      if (packing != MX_PACKING_UNPACKED)
+        mxk__pack_block (codes + blk * pb, c, packing);
     }
-  /* the input format and nomax fixed at compile time in each copy of the loop: as run-time
-   * tests they were two branches per block and per 16 lanes */
+}
+
+/* The sixteen-block loop (avx512vbmi, unpacked, inputs below MXK_Q16_MAX_BYTES), with the input
+ * format and nomax fixed at compile time in each copy: as run-time tests they were two branches
+ * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
+ * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
+ * build's quantize_any outgrew an 8 MiB stack). */
+static inline __attribute__ ((always_inline)) void
+quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+                 const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                 mx_packing packing, int is_int)
+{
+  magk k = magic_consts (f, rule, rnd, is_int);
   if (in_fmt == MX_BF16)
-    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, rnd, is_int, k.nomax, vbmi);
+    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, rnd, is_int, k.nomax, 2);
   else if (k.nomax)
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 1, vbmi);
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 1, 2);
   else
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 0, vbmi);
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 0, 2);
 }
 
 /* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
@@ -735,7 +753,6 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   }
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1)
-MXK_QUANTIZE_FAST_AS (quantize_fast_g16, 2)
 
 /* The avx512vbmi path's sixteen-block loop (unpacked, inputs below MXK_Q16_MAX_BYTES), a
  * function of its own: inlined beside the four-block loop, it made GCC keep that loop's
@@ -745,7 +762,7 @@ quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
                   const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits)
 {
   mx_packing packing = MX_PACKING_UNPACKED;
-  MXK__QUANTIZE_BY_ROUNDING (quantize_fast_g16, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
+  MXK__QUANTIZE_BY_ROUNDING (quantize_fast16, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
 }
 
 /* One copy per rounding, so the rounding add is fixed at compile time, and per narrowing
