@@ -147,6 +147,11 @@ mxk__fast_amax (uint32_t amax, mx_rounding rnd)
  * E4M3, ratio to the stream: 1 MiB 0.51 against 0.40, 16 MiB 0.64 against 0.54), from DRAM
  * slower (64 MiB: 0.90 against 1.00; INT8 0.74 against 1.05). */
 #define MXK_Q16_MAX_BYTES ((size_t) 32 << 20)
+static inline int
+mxk__q16_big (mx_format_id in_fmt, size_t n) /* n inputs: MXK_Q16_MAX_BYTES or more */
+{
+  return n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES;
+}
 /* sr: the magnitude goes up iff the discarded fraction's top R bits (f = the discarded part in
  * units of 2^-R quanta, floored) plus the random word r reach 2^R: libmxgold's rule
  * trunc(|x| + r 2^-R ulp) with sr-frac trunc, as bits of x below 2^-R ulp never matter.  M:

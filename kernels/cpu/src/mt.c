@@ -141,7 +141,7 @@ mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, NULL, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, NULL, packing,
-                NULL, NULL, NULL, n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES };
+                NULL, NULL, NULL, mxk__q16_big (in_fmt, n) };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -153,7 +153,7 @@ mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, MX_SR, rbits, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, MX_SR, rbits,
-                packing, NULL, NULL, NULL, n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES };
+                packing, NULL, NULL, NULL, mxk__q16_big (in_fmt, n) };
   return run (&c, n / MX_BLOCK, threads);
 }
 

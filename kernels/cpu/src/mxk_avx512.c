@@ -319,40 +319,27 @@ lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k)
   return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, 0, 0)), ks, k);
 }
 
-/* Block blk's 32 inputs as FP32 bits. */
+/* Block blk's 32 inputs as FP32 bits; pf: prefetch MXK_PREFETCH elements on (not for a block
+ * loaded a second time, from L1). */
 static inline void
-load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk)
+load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk, int pf)
 {
   if (in_fmt == MX_BF16)
     {
       const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
-      _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
+      if (pf)
+        _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
       *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
       *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
     }
   else
     {
       const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
-      _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
-      _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
-      *b0 = _mm512_loadu_si512 ((const void *) p);
-      *b1 = _mm512_loadu_si512 ((const void *) (p + 16));
-    }
-}
-
-/* load_block without the prefetch: a block loaded a second time, from L1. */
-static inline void
-load_block_np (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk)
-{
-  if (in_fmt == MX_BF16)
-    {
-      const uint16_t *p = (const uint16_t *) in + blk * MX_BLOCK;
-      *b0 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) p)), 16);
-      *b1 = _mm512_slli_epi32 (_mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) (p + 16))), 16);
-    }
-  else
-    {
-      const uint32_t *p = (const uint32_t *) in + blk * MX_BLOCK;
+      if (pf)
+        {
+          _mm_prefetch ((const char *) (p + MXK_PREFETCH), _MM_HINT_T0);
+          _mm_prefetch ((const char *) (p + MXK_PREFETCH + 16), _MM_HINT_T0);
+        }
       *b0 = _mm512_loadu_si512 ((const void *) p);
       *b1 = _mm512_loadu_si512 ((const void *) (p + 16));
     }
@@ -382,7 +369,7 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
    * it, and GCC would read its rounding and flags at run time there */
   const magk *k = &kv;
   __m512i b0, b1, r0, r1;
-  load_block (&b0, &b1, in, in_fmt, blk);
+  load_block (&b0, &b1, in, in_fmt, blk, 1);
   load_rbits (&r0, &r1, rbits, blk, k->rnd);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
   if (!mxk__fast_amax (amax, k->rnd))
@@ -407,6 +394,11 @@ permt2b (__m512i a, __m512i idx, __m512i b)
   return a;
 }
 
+/* pair_fast's narrowings: the avx512 path's packs; avx512vbmi's byte permutes, with the sign and
+ * saturation applied to bytes from compare masks (the four-block loop), or with t clamped and
+ * the sign shifted into each code's dword first (the sixteen-block loop; INT8 as NARROW_VBMI) */
+enum { NARROW_PACKS, NARROW_VBMI, NARROW_VBMI_SIGNED };
+
 /* Two blocks' codes on the fast path, unpacked, to dst (64 bytes): a0 a1 and b0 b1 their
  * inputs, xa and xb their exponent offsets (as for lanes_magic).  The dword codes are narrowed by
  * two packs, whose in-lane order one dword permute restores (vbmi: by two byte permutes that
@@ -416,14 +408,14 @@ permt2b (__m512i a, __m512i idx, __m512i b)
  * 16 lanes than the masks). */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
-           const uint16_t *rbits, size_t blk, const magk *k, int vbmi)
+           const uint16_t *rbits, size_t blk, const magk *k, int narrow)
 {
   __m512i r0, r1, r2, r3;
   load_rbits (&r0, &r1, rbits, blk, k->rnd);
   load_rbits (&r2, &r3, rbits, blk + 1, k->rnd);
   const __m512i z = _mm512_setzero_si512 ();
   __m512i y;
-  if (vbmi == 1 && !k->is_int)
+  if (narrow == NARROW_VBMI_SIGNED && !k->is_int)
     {
       /* t clamped to the format's largest value (sat), so that the codes need no saturation,
        * and the sign moved into each code's dword before the narrowing (a shift and a ternary
@@ -439,7 +431,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
     }
   __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
   __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
-  if (vbmi)
+  if (narrow != NARROW_PACKS)
     {
       /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
       y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1, 0), k->nidx, lanes_code (a1, xa, r1, k, 1, 0)),
@@ -515,7 +507,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
 #pragma GCC unroll 4
   for (int j = 0; j < 4; j++)
     {
-      load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j);
+      load_block (&b[j][0], &b[j][1], in, in_fmt, blk + (size_t) j, 1);
       m[j] = _mm512_max_epu32 (_mm512_and_si512 (b[j][0], k->absm), _mm512_and_si512 (b[j][1], k->absm));
     }
   __m512i ab = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[0], m[1], 0x44), _mm512_shuffle_i64x2 (m[0], m[1], 0xEE));
@@ -534,9 +526,9 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * after (a mask for it, made from the maximum tree, lengthened the loop's critical
        * path: 8% more time in cache on uniform data, 17% for INT8) */
       pair_fast (codes + blk * MX_BLOCK, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi ? 2 : 0);
+                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi ? NARROW_VBMI : NARROW_PACKS);
       pair_fast (codes + (blk + 2) * MX_BLOCK, b[2][0], b[2][1], b[3][0], b[3][1],
-                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k, vbmi ? 2 : 0);
+                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k, vbmi ? NARROW_VBMI : NARROW_PACKS);
       for (int j = 0; nan; j++, nan >>= 4)
         if (nan & 1)
           memset (codes + (blk + (size_t) j) * MX_BLOCK, 0, MX_BLOCK);
@@ -599,7 +591,7 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
   for (int j = 0; j < 16; j++)
     {
       __m512i b0, b1;
-      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j);
+      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j, 1);
       m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
     }
   /* 16 vectors of 16 lanes to one of 16 maxima: each level halves the lanes a block spans and
@@ -644,10 +636,10 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
   for (int j = 0; j < 16; j += 2)
     {
       __m512i a0, a1, b0, b1;
-      load_block_np (&a0, &a1, in, in_fmt, blk + (size_t) j);
-      load_block_np (&b0, &b1, in, in_fmt, blk + (size_t) j + 1);
+      load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
+      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
       pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, 1);
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED);
     }
   for (unsigned j = 0, nan = g->nan; nan; j++, nan >>= 1)
     if (nan & 1)
@@ -666,7 +658,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
 static MXK_INLINE_OPT void
 quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing,
-               const magk *kp, mx_rounding rnd, int is_int, int nomax, int vbmi)
+               const magk *kp, mx_rounding rnd, int is_int, int nomax)
 {
   /* the mode set again from the constants of this copy of the loop: through the copy alone
    * GCC did not always see them, and tested them at run time in the codes' loop */
@@ -675,7 +667,7 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   size_t pb = mxk__packed_block_bytes (packing);
   uint8_t c[MX_BLOCK];
   size_t blk = 0;
-  if (vbmi == 2 && nb >= 16)
+  if (nb >= 16)
     {
       g16 gs[2];
       g16_scan (&gs[0], in, in_fmt, 0, rule, &k);
@@ -687,11 +679,11 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
             g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax);
           else
             for (int j = 0; j < 16; j += 4)
-              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, vbmi);
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, 1);
         }
     }
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, 1);
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
@@ -735,11 +727,11 @@ quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 {
   magk k = magic_consts (f, rule, rnd, is_int);
   if (in_fmt == MX_BF16)
-    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, rnd, is_int, k.nomax, 2);
+    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, rnd, is_int, k.nomax);
   else if (k.nomax)
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 1, 2);
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 1);
   else
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 0, 2);
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 0);
 }
 
 /* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
@@ -766,17 +758,18 @@ quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
 }
 
 /* One copy per rounding, so the rounding add is fixed at compile time, and per narrowing
- * (vbmi: the avx512vbmi path's byte permutes, pair_fast). */
+ * (vbmi: the avx512vbmi path's byte permutes, pair_fast); vbmi and not big (a chunk of a large
+ * mxk_quantize_mt call): the sixteen-block loop for unpacked inputs below MXK_Q16_MAX_BYTES. */
 static int
 quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
               mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-              mx_packing packing, int vbmi)
+              mx_packing packing, int vbmi, int big)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t nb = n / MX_BLOCK;
-  if (vbmi == 2 && packing == MX_PACKING_UNPACKED && nb >= 16 && n * (in_fmt == MX_BF16 ? 2 : 4) < MXK_Q16_MAX_BYTES)
+  if (vbmi && !big && packing == MX_PACKING_UNPACKED && nb >= 16 && !mxk__q16_big (in_fmt, n))
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits);
   else if (vbmi)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi, f, rnd, rbits, packing,
@@ -792,7 +785,7 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                  mx_packing packing)
 {
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 0);
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 0, 0);
 }
 
 /* The avx512vbmi path: quantize narrows two blocks' codes by byte permutes (pair_fast); the
@@ -802,7 +795,7 @@ quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
                      mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                      mx_packing packing)
 {
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 2);
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1, 0);
 }
 
 /* The avx512vbmi quantize without the sixteen-block loop: a chunk of a large mxk_quantize_mt
@@ -813,7 +806,7 @@ quantize_avx512vbmi_big (uint8_t *scales, uint8_t *codes, const void *in, mx_for
                          mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                          mx_packing packing)
 {
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1);
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1, 1);
 }
 
 /* The exact values of a format's codes as BF16 words in registers (dequantize's and dot's
