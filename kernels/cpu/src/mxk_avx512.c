@@ -158,7 +158,7 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
 typedef struct
 {
   __m512i absm, eminf, tlo, tm0, tm1, magicb, expm, xoff, fastlo, nidx;
-  __m512i sshift, sbit, tmax; /* the avx512vbmi narrowing's sign (its shift, its bit) and clamp */
+  __m512i sshift, ssel, tmax; /* the avx512vbmi narrowing's sign (its shift, the bits it sets) and clamp */
   __m128i maxmag8, signbit8;
   __m512 magic, rcp;
   int is_int, nomax;
@@ -227,7 +227,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   k.nidx = _mm512_loadu_si512 ((const void *) ix);
   /* the sign bit of b moved onto the code's (bit 31 to the signbit's bit of the code's byte) */
   k.sshift = _mm512_set1_epi32 (f->is_int ? 0 : (sr ? 15 : 31) - __builtin_ctz (f->signbit));
-  k.sbit = _mm512_set1_epi32 ((int) f->signbit << (sr ? 16 : 0));
+  /* the code's byte from its sign bit up (sr: in byte 2) comes from the shifted b: the sign, and
+   * zeros above it where the sum has its exponent field (sr), which no mask then clears */
+  k.ssel = _mm512_set1_epi32 ((int) ((0x100u - f->signbit) << (sr ? 16 : 0)));
   k.tmax = _mm512_set1_epi32 ((int) tmax);
   k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
   k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
@@ -288,7 +290,9 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
         idx = _mm512_max_epi32 (idx, k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
       code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, kup));
-      if (!trunc || k->rnd == MX_SR)
+      /* sat (the sign merged after, by a select that sets the bits above the code): sr's
+       * exponent field needs no clearing */
+      if (!trunc || (k->rnd == MX_SR && !sat))
         code = _mm512_and_si512 (code, _mm512_set1_epi32 (0x7FFFFF));
     }
   if (k->rnd == MX_SR)
@@ -419,9 +423,11 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
     {
       /* t clamped to the format's largest value (sat), so that the codes need no saturation,
        * and the sign moved into each code's dword before the narrowing (a shift and a ternary
-       * op).  The four compares, three mask merges and two byte ops of the other narrowing
-       * took more time: on AMD EPYC family 26 model 2, in cache, 2.1 ns per block against ... */
-#define MXK_SIGNED(b, x, r) _mm512_ternarylogic_epi32 (lanes_code (b, x, r, k, 1, 1), _mm512_srlv_epi32 (b, k->sshift), k->sbit, 0xF8)
+       * op, a select that also clears sr's exponent field above the code).  The four compares,
+       * three mask merges and two byte ops of the other narrowing took more time: on AMD EPYC
+       * family 26 model 2, in cache, E4M3, 2.1-2.2 ns per block against 2.0 (sr: the and that
+       * cleared its exponent field was one more op per 16 lanes, 3.19 -> 3.03 ns per block) */
+#define MXK_SIGNED(b, x, r) _mm512_ternarylogic_epi32 (lanes_code (b, x, r, k, 1, 1), _mm512_srlv_epi32 (b, k->sshift), k->ssel, 0xD8)
       /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
       y = _mm512_mask_blend_epi64 (0xF0, permt2b (MXK_SIGNED (a0, xa, r0), k->nidx, MXK_SIGNED (a1, xa, r1)),
                                    permt2b (MXK_SIGNED (b0, xb, r2), k->nidx, MXK_SIGNED (b1, xb, r3)));
@@ -631,7 +637,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
   magk kl = *k;
   kl.rnd = rnd, kl.is_int = is_int, kl.nomax = nomax;
   __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sshift),
-               "+v"(kl.sbit), "+v"(kl.tmax), "+v"(kl.eminf));
+               "+v"(kl.ssel), "+v"(kl.tmax), "+v"(kl.eminf));
 #pragma GCC unroll 1
   for (int j = 0; j < 16; j += 2)
     {
