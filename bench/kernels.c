@@ -149,15 +149,21 @@ stream_mt (int narrow, void *out, const void *in, size_t n, unsigned t)
       }
 }
 
-/* best of 3 runs, seconds */
+/* Calls per timing: one for inputs of 16 MiB and more, else as many as make 16 MiB (set in
+ * main).  A single call on 1 MiB lasts some 10 us, and the worst of some thirty such ratios,
+ * each the best of three, strayed by a few hundredths from run to run on a shared machine. */
+static unsigned bench_reps = 1, bench_rounds = 3;
+
+/* best of bench_rounds runs of bench_reps calls, seconds per call */
 #define TIME(expr)                                    \
   ({                                                  \
     double best_ = 1e30;                              \
-    for (int r_ = 0; r_ < 3; r_++)                    \
+    for (unsigned r_ = 0; r_ < bench_rounds; r_++)    \
       {                                               \
         double t0_ = bench_now ();                    \
-        expr;                                         \
-        double dt_ = bench_now () - t0_;              \
+        for (unsigned i_ = 0; i_ < bench_reps; i_++)  \
+          expr;                                       \
+        double dt_ = (bench_now () - t0_) / bench_reps; \
         best_ = dt_ < best_ ? dt_ : best_;            \
       }                                               \
     best_;                                            \
@@ -171,17 +177,19 @@ stream_mt (int narrow, void *out, const void *in, size_t n, unsigned t)
 #define VS(stream, expr, t_op)                                          \
   ({                                                                    \
     double bs_ = 1e30, bo_ = 1e30;                                      \
-    for (int r_ = 0; r_ < 3; r_++)                                      \
+    for (unsigned r_ = 0; r_ < bench_rounds; r_++)                      \
       {                                                                 \
         double t0_ = bench_now ();                                      \
-        stream;                                                         \
+        for (unsigned i_ = 0; i_ < bench_reps; i_++)                    \
+          stream;                                                       \
         double t1_ = bench_now ();                                      \
-        expr;                                                           \
+        for (unsigned i_ = 0; i_ < bench_reps; i_++)                    \
+          expr;                                                         \
         double t2_ = bench_now ();                                      \
         bs_ = t1_ - t0_ < bs_ ? t1_ - t0_ : bs_;                        \
         bo_ = t2_ - t1_ < bo_ ? t2_ - t1_ : bo_;                        \
       }                                                                 \
-    *(t_op) = bo_;                                                      \
+    *(t_op) = bo_ / bench_reps;                                         \
     bs_ / bo_;                                                          \
   })
 
@@ -249,7 +257,8 @@ main (int argc, char **argv)
     {
       printf ("usage: bench-kernels [MiB] [path]\n"
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), each\n"
-              "  kernel timed alternating with a copy-shaped stream (best of 3 each; the ratio is\n"
+              "  kernel timed alternating with a copy-shaped stream (best of 3 each, of 16 MiB\n"
+              "  worth of calls below 16 MiB; the ratio is\n"
               "  to that stream), on five data sets (uniform gauss elemsub special, and tiny\n"
               "  apart); path: auto ref generic avx2 avx512 avx512vbmi (default: the one\n"
               "  cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online CPUs\n"
@@ -278,6 +287,8 @@ main (int argc, char **argv)
         }
     }
   size_t n = mib * 1024 * 1024 / 4 / 32 * 32;
+  bench_reps = mib >= 16 ? 1 : (unsigned) (16 / mib);
+  bench_rounds = mib >= 16 ? 3 : 7;
   uint32_t *in = malloc (n * 4), *wide = malloc (n * 4);
   uint8_t *codes = malloc (n), *codes2 = malloc (n), *scales = malloc (n / 32 + 1), *scales2 = malloc (n / 32 + 1);
   if (!in || !wide || !codes || !codes2 || !scales || !scales2)
