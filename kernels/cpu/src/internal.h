@@ -16,8 +16,9 @@ typedef struct
                      mx_format_id, mx_packing);
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
               const uint8_t *, mx_format_id, size_t, uint32_t);
-  /* quantize for a chunk of a call (mxk_quantize_mt) whose whole input is MXK_Q16_MAX_BYTES
-   * or more: the loop a one-thread call of that size takes (avx512vbmi; the others: quantize) */
+  /* quantize for a chunk of a call (mxk_quantize_mt) whose whole input is at mxk__q16_big's
+   * limit or over: the loop a one-thread call of that size takes (avx512vbmi; the others:
+   * quantize) */
   int (*quantize_big) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
                        mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
 } mxk__ops;
@@ -142,15 +143,18 @@ mxk__fast_amax (uint32_t amax, mx_rounding rnd)
 #define MXK_NT_MIN_BYTES ((size_t) 32 << 20)
 
 /* The avx512vbmi quantize takes sixteen blocks at a time (mxk_avx512.c, g16_scan) for inputs
- * below this many bytes, and four at a time from it on.  The sixteen-block scan loads a group
- * in a burst ahead of its codes: from the caches that is faster (AMD EPYC family 26 model 2,
- * E4M3, ratio to the stream: 1 MiB 0.51 against 0.40, 16 MiB 0.64 against 0.54), from DRAM
- * slower (64 MiB: 0.90 against 1.00; INT8 0.74 against 1.05). */
+ * below this many bytes (INT8: half as many), and four at a time from it on.  The sixteen-block
+ * scan loads a group in a burst ahead of its codes: from the caches that is faster (AMD EPYC
+ * family 26 model 2, E4M3, ratio to the stream: 1 MiB 0.51 against 0.40, 16 MiB 0.64 against
+ * 0.54), from DRAM slower (64 MiB: 0.90 against 1.00; INT8 0.74 against 1.05).  INT8 crosses
+ * over sooner: on the same core, its time against the avx512 path's four-block loop was 0.83 at
+ * 12 MiB, 1.00 at 16 MiB and 1.27 at 24 MiB (E4M3: 0.63, 0.71, 0.87; the avx512vbmi four-block
+ * loop, 0.89 at 32 MiB for both). */
 #define MXK_Q16_MAX_BYTES ((size_t) 32 << 20)
 static inline int
-mxk__q16_big (mx_format_id in_fmt, size_t n) /* n inputs: MXK_Q16_MAX_BYTES or more */
+mxk__q16_big (mx_format_id in_fmt, mx_format_id elem, size_t n) /* n inputs: the limit or more */
 {
-  return n * (in_fmt == MX_BF16 ? 2 : 4) >= MXK_Q16_MAX_BYTES;
+  return n * (in_fmt == MX_BF16 ? 2 : 4) >= (elem == MX_INT8 ? MXK_Q16_MAX_BYTES / 2 : MXK_Q16_MAX_BYTES);
 }
 /* sr: the magnitude goes up iff the discarded fraction's top R bits (f = the discarded part in
  * units of 2^-R quanta, floored) plus the random word r reach 2^R: libmxgold's rule

@@ -25,7 +25,7 @@ typedef struct
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
-  int big;                             /* quantize: the whole input MXK_Q16_MAX_BYTES or more */
+  int big;                             /* quantize: the whole input at mxk__q16_big's limit or over */
 } mt_call;
 
 /* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
@@ -141,7 +141,7 @@ mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, NULL, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, NULL, packing,
-                NULL, NULL, NULL, mxk__q16_big (in_fmt, n) };
+                NULL, NULL, NULL, mxk__q16_big (in_fmt, elem, n) };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -153,7 +153,7 @@ mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, MX_SR, rbits, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, MX_SR, rbits,
-                packing, NULL, NULL, NULL, mxk__q16_big (in_fmt, n) };
+                packing, NULL, NULL, NULL, mxk__q16_big (in_fmt, elem, n) };
   return run (&c, n / MX_BLOCK, threads);
 }
 

@@ -721,7 +721,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
 }
 
-/* The sixteen-block loop (avx512vbmi, unpacked, inputs below MXK_Q16_MAX_BYTES), with the input
+/* The sixteen-block loop (avx512vbmi, unpacked, inputs below mxk__q16_big's limit), with the input
  * format and nomax fixed at compile time in each copy: as run-time tests they were two branches
  * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
@@ -752,7 +752,7 @@ quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1)
 
-/* The avx512vbmi path's sixteen-block loop (unpacked, inputs below MXK_Q16_MAX_BYTES), a
+/* The avx512vbmi path's sixteen-block loop (unpacked, inputs below mxk__q16_big's limit), a
  * function of its own: inlined beside the four-block loop, it made GCC keep that loop's
  * constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
 static __attribute__ ((noinline)) void
@@ -765,7 +765,7 @@ quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
 
 /* One copy per rounding, so the rounding add is fixed at compile time, and per narrowing
  * (vbmi: the avx512vbmi path's byte permutes, pair_fast); vbmi and not big (a chunk of a large
- * mxk_quantize_mt call): the sixteen-block loop for unpacked inputs below MXK_Q16_MAX_BYTES. */
+ * mxk_quantize_mt call): the sixteen-block loop for unpacked inputs below mxk__q16_big's limit. */
 static int
 quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
               mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
@@ -775,7 +775,7 @@ quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t nb = n / MX_BLOCK;
-  if (vbmi && !big && packing == MX_PACKING_UNPACKED && nb >= 16 && !mxk__q16_big (in_fmt, n))
+  if (vbmi && !big && packing == MX_PACKING_UNPACKED && nb >= 16 && !mxk__q16_big (in_fmt, elem, n))
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits);
   else if (vbmi)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi, f, rnd, rbits, packing,
