@@ -705,7 +705,7 @@ mt_no_thread (const uint32_t *in)
 static void mt_no_thread (const uint32_t *in) { (void) in; }
 #endif
 
-/* A call whose input is 32 MiB (MXK_Q16_MAX_BYTES) or more: mxk_quantize_mt's chunks then run
+/* A call whose input is 32 MiB (MXK_Q16_MAX_BYTES; INT8: 16 MiB) or more: mxk_quantize_mt's chunks then run
  * the loop a one-thread call of that size takes (on avx512vbmi four blocks at a time, not
  * sixteen); its result against the same input quantized in 1 MiB calls, which take the other
  * loop (both are checked against libmxgold above, at their sizes). */
@@ -724,20 +724,22 @@ mt_big (rng *r)
           for (int i = 0; i < 32; i++)
             in[b * 32 + (size_t) i] = rand_f32 (r, top);
         }
-      const mx_format_id el[2] = { MX_E4M3, MX_E5M2 };
-      const mx_rounding rn[2] = { MX_RNE, MX_RNA };
+      /* INT8 at its own limit, 16 MiB */
+      const mx_format_id el[3] = { MX_E4M3, MX_E5M2, MX_INT8 };
+      const mx_rounding rn[3] = { MX_RNE, MX_RNA, MX_RUP };
+      const size_t nj[3] = { ne, ne, ne / 2 };
       for (int p = 0; p < npaths; p++)
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < 3; j++)
           {
             mxk_use_path (paths[p]);
             int rc = 0;
-            for (size_t i = 0; i < ne; i += (size_t) 1 << 18)
+            for (size_t i = 0; i < nj[j]; i += (size_t) 1 << 18)
               rc |= mxk_quantize (s1 + i / 32, c1 + i, in + i, MX_FP32, (size_t) 1 << 18, el[j], MX_SCALE_FLOOR,
                                   rn[j], MX_PACKING_UNPACKED);
-            int rcm = mxk_quantize_mt (sm, cm, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j], MX_PACKING_UNPACKED, 2);
+            int rcm = mxk_quantize_mt (sm, cm, in, MX_FP32, nj[j], el[j], MX_SCALE_FLOOR, rn[j], MX_PACKING_UNPACKED, 2);
             n++;
-            CHECK (rc == 0 && rcm == 0 && memcmp (s1, sm, nb) == 0 && memcmp (c1, cm, ne) == 0,
-                   "quantize_mt of 32 MiB %s %s path %s against 1 MiB calls", mx_format_get (el[j])->name,
+            CHECK (rc == 0 && rcm == 0 && memcmp (s1, sm, nj[j] / 32) == 0 && memcmp (c1, cm, nj[j]) == 0,
+                   "quantize_mt of %zu MiB %s %s path %s against 1 MiB calls", nj[j] >> 18, mx_format_get (el[j])->name,
                    mx_rounding_name (rn[j]), mxk_path_name (paths[p]));
           }
     }
