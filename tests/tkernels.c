@@ -705,10 +705,10 @@ mt_no_thread (const uint32_t *in)
 static void mt_no_thread (const uint32_t *in) { (void) in; }
 #endif
 
-/* A call whose input is 32 MiB (MXK_Q16_MAX_BYTES; INT8: 16 MiB) or more: mxk_quantize_mt's chunks then run
- * the loop a one-thread call of that size takes (on avx512vbmi four blocks at a time, not
- * sixteen); its result against the same input quantized in 1 MiB calls, which take the other
- * loop (both are checked against libmxgold above, at their sizes). */
+/* A call whose input is 32 MiB (MXK_Q16_MAX_BYTES; INT8: 16 MiB) or more: mxk_quantize_mt's
+ * chunks then run the loop a one-thread call of that size takes (on avx512vbmi four blocks at
+ * a time, not sixteen); its result against the same input quantized in 1 MiB calls, which take
+ * the other loop (both are checked against libmxgold above, at their sizes). */
 static void
 mt_big (rng *r)
 {
