@@ -654,6 +654,9 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
       pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
                  _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0);
     }
+  /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
+   * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
+   * group (AMD EPYC family 26 model 2, E4M3 1 MiB: 0.51 -> 0.49 of the stream on uniform data) */
   for (unsigned j = 0, nan = g->nan; nan; j++, nan >>= 1)
     if (nan & 1)
       memset (codes + (blk + j) * MX_BLOCK, 0, MX_BLOCK);
