@@ -17,7 +17,8 @@
  *             mxk_dequantize_mt on 1 2 3 7 and 0 threads, byte-identical to the one-thread calls
  *             and libmxgold (mt_tests); every rejected argument (mt_invalid)
  *   large outputs (tkernels nt): dequantize outputs past the non-temporal threshold, at every
- *             element offset from a 64-byte line, every path (nt_tests)
+ *             element offset from a 64-byte line, every path (nt_tests); quantize's codes past
+ *             it, one call and mxk_quantize_mt, against 1 MiB calls (nt_quantize)
  * Usage: tkernels [FORMAT|all] [RANDOM_BLOCKS] [VECTORS_DIR] | mt [FORMAT|all] | nt
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -811,6 +812,83 @@ check_dot (mx_format_id elem, mx_format_id fb, size_t nb, const uint8_t *sa8, co
     }
 }
 
+/* Unpacked codes of MXK_NT_MIN_BYTES (32 MiB) and more, which the AVX-512 paths write by
+ * non-temporal stores (the avx512vbmi path at any offset in a line, avx512 at a multiple of 4
+ * bytes), the tail's 3 blocks by plain ones: one call and a two-thread mxk_quantize_mt call
+ * (whose chunks store alike), codes 0, 4 and 5 bytes into a line with a canary line either
+ * side, against the same input quantized in 1 MiB calls.  Blocks off the fast path (all zero,
+ * tiny, huge, NaN or Inf) are mixed in, so that the four-block loop's fallback feeds the writer
+ * too.  Every path but the scalar reference, which is slow at this size. */
+static void
+nt_quantize (rng *r)
+{
+  size_t nb = ((size_t) 1 << 20) + 3, ne = nb * 32, step = (size_t) 1 << 18;
+  size_t bsz = (ne + 256 + 63) / 64 * 64; /* aligned_alloc: a multiple of the alignment */
+  uint32_t *in = malloc (ne * 4);
+  uint16_t *rb = malloc (ne * 2);
+  uint8_t *s1 = malloc (nb), *c1 = malloc (ne), *sm = malloc (nb), *buf = aligned_alloc (64, bsz);
+  CHECK (in && rb && s1 && c1 && sm && buf, "nt_quantize: allocation");
+  if (in && rb && s1 && c1 && sm && buf)
+    {
+      for (size_t b = 0; b < nb; b++)
+        {
+          uint64_t y = rng_next (r);
+          int top = y % 16 == 0 ? 1 + (int) (y >> 8) % 8 : y % 16 == 1 ? 254 : 70 + (int) ((y >> 8) % 180);
+          for (int i = 0; i < 32; i++)
+            in[b * 32 + (size_t) i] = y % 16 == 2 ? 0 : rand_f32 (r, top);
+          if (y % 16 == 3)
+            in[b * 32 + (y >> 16) % 32] = (y >> 24) & 1 ? 0x7F800000u : 0x7FC00000u;
+        }
+      for (size_t i = 0; i < ne; i++)
+        rb[i] = (uint16_t) (rng_next (r) >> 48);
+      const mx_format_id el[3] = { MX_E4M3, MX_INT8, MX_E2M1 };
+      const mx_rounding rn[3] = { MX_RNE, MX_RUP, MX_SR };
+      const unsigned offs[3] = { 0, 4, 5 };
+      for (int p = 0; p < npaths; p++)
+        for (int j = 0; j < 3; j++)
+          {
+            if (paths[p] == MXK_PATH_REF)
+              continue;
+            mxk_use_path (paths[p]);
+            const uint16_t *w = rn[j] == MX_SR ? rb : NULL;
+            int rc = 0;
+            for (size_t i = 0; i < ne; i += step)
+              {
+                size_t m = ne - i < step ? ne - i : step;
+                rc |= w ? mxk_quantize_sr (s1 + i / 32, c1 + i, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, w + i,
+                                           MX_PACKING_UNPACKED)
+                        : mxk_quantize (s1 + i / 32, c1 + i, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, rn[j],
+                                        MX_PACKING_UNPACKED);
+              }
+            CHECK (rc == 0, "nt_quantize: 1 MiB calls");
+            for (int o = j ? 2 : 0; o < 3; o++)
+              for (int mt = 0; mt < 2; mt++)
+                {
+                  uint8_t *c = buf + 64 + offs[o];
+                  memset (buf, CANARY, bsz);
+                  int rcm = w && mt ? mxk_quantize_sr_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w,
+                                                          MX_PACKING_UNPACKED, 2)
+                            : w ? mxk_quantize_sr (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w, MX_PACKING_UNPACKED)
+                            : mt ? mxk_quantize_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j],
+                                                    MX_PACKING_UNPACKED, 2)
+                                 : mxk_quantize (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j],
+                                                 MX_PACKING_UNPACKED);
+                  int canary = 1;
+                  for (size_t i = 0; i < 64 + offs[o]; i++)
+                    canary &= buf[i] == CANARY;
+                  for (size_t i = 64 + offs[o] + ne; i < bsz; i++)
+                    canary &= buf[i] == CANARY;
+                  n++;
+                  CHECK (rcm == 0 && canary && memcmp (s1, sm, nb) == 0 && memcmp (c1, c, ne) == 0,
+                         "quantize%s of %zu blocks %s %s, codes %u bytes into a line, path %s, against 1 MiB calls",
+                         mt ? "_mt" : "", nb, mx_format_get (el[j])->name, mx_rounding_name (rn[j]), offs[o],
+                         mxk_path_name (paths[p]));
+                }
+          }
+    }
+  free (in), free (rb), free (s1), free (c1), free (sm), free (buf);
+}
+
 /* Dequantize outputs of 32 MiB and more (MXK_NT_MIN_BYTES) go by non-temporal stores on the
  * AVX-512 paths, which write whole aligned lines: every path, FP8 (decoded two blocks at a time
  * on avx512vbmi) and E2M1, FP32 and BF16, the output at every element offset from a 64-byte line
@@ -885,13 +963,15 @@ int
 main (int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "all";
-  if (strcmp (which, "nt") == 0) /* tkernels nt: large dequantize outputs */
+  if (strcmp (which, "nt") == 0) /* tkernels nt: large outputs */
     {
       E8M0 = mx_format_get (MX_E8M0);
       for (int p = MXK_PATH_REF; p < MXK_PATH_COUNT; p++)
         if (mxk_path_supported ((mxk_path) p))
           paths[npaths++] = (mxk_path) p;
+      rng r = { test_seed () ^ 0x4E54u };
       nt_tests ();
+      nt_quantize (&r);
       return finish ("tkernels nt", n);
     }
   if (strcmp (which, "mt") == 0) /* tkernels mt [FORMAT|all]: the multi-threaded entry points */

@@ -16,11 +16,13 @@ typedef struct
                      mx_format_id, mx_packing);
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
               const uint8_t *, mx_format_id, size_t, uint32_t);
-  /* quantize for a chunk of a call (mxk_quantize_mt) whose whole input is at mxk__q16_big's
-   * limit or over: the loop a one-thread call of that size takes (avx512vbmi; the others:
-   * quantize) */
+  /* quantize for a chunk of a call (mxk_quantize_mt) of size class MXK_WHOLE_BIG and
+   * MXK_WHOLE_NT (mxk__q_whole): the loop and the stores a one-thread call of that size takes
+   * (the AVX-512 paths; the others: quantize) */
   int (*quantize_big) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
                        mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
+  int (*quantize_nt) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
+                      mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
 } mxk__ops;
 /* The paths this build has: ref and generic always, AVX2, AVX-512 and AVX-512 VBMI on x86-64
  * (MXK_HAVE_X86). */
@@ -155,6 +157,18 @@ static inline int
 mxk__q16_big (mx_format_id in_fmt, mx_format_id elem, size_t n) /* n inputs: the limit or more */
 {
   return n * (in_fmt == MX_BF16 ? 2 : 4) >= (elem == MX_INT8 ? MXK_Q16_MAX_BYTES / 2 : MXK_Q16_MAX_BYTES);
+}
+/* A quantize call's size class, which picks the AVX-512 paths' loop and stores, for the whole
+ * call also in mxk_quantize_mt's chunks: small (the sixteen-block loop on avx512vbmi), big (the
+ * four-block loop), and unpacked codes of MXK_NT_MIN_BYTES or more (the four-block loop with
+ * non-temporal stores). */
+enum { MXK_WHOLE_SMALL, MXK_WHOLE_BIG, MXK_WHOLE_NT };
+static inline int
+mxk__q_whole (mx_format_id in_fmt, mx_format_id elem, size_t n, mx_packing packing)
+{
+  if (packing == MX_PACKING_UNPACKED && n >= MXK_NT_MIN_BYTES)
+    return MXK_WHOLE_NT;
+  return mxk__q16_big (in_fmt, elem, n) ? MXK_WHOLE_BIG : MXK_WHOLE_SMALL;
 }
 /* sr: the magnitude goes up iff the discarded fraction's top R bits (f = the discarded part in
  * units of 2^-R quanta, floored) plus the random word r reach 2^R: libmxgold's rule

@@ -25,7 +25,7 @@ typedef struct
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
-  int big;                             /* quantize: the whole input at mxk__q16_big's limit or over */
+  int whole;                           /* quantize: the whole call's size class (mxk__q_whole) */
 } mt_call;
 
 /* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
@@ -53,9 +53,13 @@ run_chunk (const mt_call *c, size_t b0, size_t nb)
   if (c->dq)
     return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0,
                                c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem, c->packing);
-  return (c->big ? c->ops->quantize_big : c->ops->quantize) (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io,
-                           c->io_fmt, nb * MX_BLOCK, c->elem, c->rule, c->rnd,
-                           c->rbits ? c->rbits + e0 : NULL, c->packing);
+  /* the loop and stores of a one-thread call the size of the whole */
+  int (*q) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id, mx_scale_rule,
+            mx_rounding, const uint16_t *, mx_packing)
+    = c->whole == MXK_WHOLE_NT ? c->ops->quantize_nt : c->whole == MXK_WHOLE_BIG ? c->ops->quantize_big
+                                                                                  : c->ops->quantize;
+  return q (c->scales + b0, c->codes + b0 * pb, (const uint8_t *) c->in + e0 * io, c->io_fmt, nb * MX_BLOCK,
+            c->elem, c->rule, c->rnd, c->rbits ? c->rbits + e0 : NULL, c->packing);
 }
 
 static int
@@ -141,7 +145,7 @@ mxk_quantize_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, rnd, NULL, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, rnd, NULL, packing,
-                NULL, NULL, NULL, mxk__q16_big (in_fmt, elem, n) };
+                NULL, NULL, NULL, mxk__q_whole (in_fmt, elem, n, packing) };
   return run (&c, n / MX_BLOCK, threads);
 }
 
@@ -153,7 +157,7 @@ mxk_quantize_sr_mt (uint8_t *scales, uint8_t *codes, const void *in, mx_format_i
   if (threads > MXK_MT_MAX_THREADS || mxk__check (in_fmt, n, elem, rule, MX_SR, rbits, packing))
     return MX_EINVAL;
   mt_call c = { mxk__ops_now (), 0, scales, codes, in, in_fmt, elem, rule, MX_SR, rbits,
-                packing, NULL, NULL, NULL, mxk__q16_big (in_fmt, elem, n) };
+                packing, NULL, NULL, NULL, mxk__q_whole (in_fmt, elem, n, packing) };
   return run (&c, n / MX_BLOCK, threads);
 }
 

@@ -398,6 +398,81 @@ permt2b (__m512i a, __m512i idx, __m512i b)
   return a;
 }
 
+/* A writer of 64-byte vectors in order (dequantize's values; quantize's unpacked codes, two
+ * blocks a vector).  Large outputs (MXK_NT_MIN_BYTES) go by non-temporal stores, which need
+ * 64-byte aligned addresses: where the output is a bytes past a 64-byte boundary (a multiple of
+ * the element size es), each aligned line holds the last a bytes of one vector and the first
+ * 64 - a of the next, put together by one two-table permute (es 1: vpermt2b, the avx512vbmi
+ * path's); the first line and the last are partial, written by byte-masked stores (which touch
+ * no byte outside the mask). */
+typedef struct
+{
+  uint8_t *p;       /* the output */
+  size_t j;         /* 64-byte vectors put so far */
+  unsigned a;       /* nt: the output's offset in its 64-byte line */
+  int nt, es, bf16; /* non-temporal; the element size (1, 2, 4); dequantize: BF16 words */
+  __m512i prev, idx;
+} nt_out;
+
+/* nt: the caller's choice, for an output whose offset in its line is a multiple of es */
+static inline nt_out
+nt_out_start (void *out, int es, int nt, int bf16)
+{
+  nt_out w = { (uint8_t *) out, 0, (unsigned) ((uintptr_t) out & 63), nt, es, bf16,
+               _mm512_setzero_si512 (), _mm512_setzero_si512 () };
+  /* line element i = element (lanes - e + i) of prev:v, e = a / es elements of prev first */
+  unsigned e = w.a / (unsigned) es, lanes = 64 / (unsigned) es;
+  uint8_t ix[64];
+  uint16_t ix16[32];
+  for (unsigned i = 0; i < 64; i++)
+    ix[i] = (uint8_t) (lanes - e + i), ix16[i % 32] = (uint16_t) (lanes - e + i % 32);
+  w.idx = es == 1 ? _mm512_loadu_si512 ((const void *) ix)
+          : es == 2 ? _mm512_loadu_si512 ((const void *) ix16)
+                    : _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) ix16));
+  return w;
+}
+
+/* The aligned line that ends with v's first 64 - a bytes. */
+static inline __attribute__ ((always_inline)) __m512i
+nt_out_line (const nt_out *w, __m512i v)
+{
+  return w->es == 1   ? permt2b (w->prev, w->idx, v)
+         : w->es == 2 ? _mm512_permutex2var_epi16 (w->prev, w->idx, v)
+                      : _mm512_permutex2var_epi32 (w->prev, w->idx, v);
+}
+
+static inline __attribute__ ((always_inline)) void
+nt_out_put (nt_out *w, __m512i v, int nt)
+{
+  uint8_t *q = w->p + 64 * w->j++;
+  if (!nt)
+    _mm512_storeu_si512 ((void *) q, v);
+  else if (w->a == 0)
+    _mm512_stream_si512 ((void *) q, v);
+  else
+    {
+      __m512i line = nt_out_line (w, v);
+      if (w->j == 1)
+        _mm512_mask_storeu_epi8 ((void *) (q - w->a), ~(__mmask64) 0 << w->a, line);
+      else
+        _mm512_stream_si512 ((void *) (q - w->a), line);
+      w->prev = v;
+    }
+}
+
+/* The last line's first a bytes, and the fence that orders the non-temporal stores before the
+ * caller's next ones. */
+static inline __attribute__ ((always_inline)) void
+nt_out_end (nt_out *w, int nt)
+{
+  if (!nt)
+    return;
+  if (w->a && w->j)
+    _mm512_mask_storeu_epi8 ((void *) (w->p + 64 * w->j - w->a), ~(~(__mmask64) 0 << w->a),
+                             nt_out_line (w, _mm512_setzero_si512 ()));
+  _mm_sfence ();
+}
+
 /* pair_fast's narrowings: the avx512 path's packs; avx512vbmi's byte permutes, with the sign and
  * saturation applied to bytes from compare masks (the four-block loop), or with t clamped and
  * the sign shifted into each code's dword first (the sixteen-block loop; INT8 as NARROW_VBMI) */
@@ -412,7 +487,8 @@ enum { NARROW_PACKS, NARROW_VBMI, NARROW_VBMI_SIGNED };
  * 16 lanes than the masks). */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
-           const uint16_t *rbits, size_t blk, const magk *k, int narrow, int masked, __mmask64 keep)
+           const uint16_t *rbits, size_t blk, const magk *k, int narrow, int masked, __mmask64 keep,
+           nt_out *w)
 {
   __m512i r0, r1, r2, r3;
   load_rbits (&r0, &r1, rbits, blk, k->rnd);
@@ -459,7 +535,10 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
                 : _mm512_mask_add_epi8 (y, s, y, _mm512_broadcast_i32x4 (k->signbit8)); /* = or */
   if (masked)
     y = _mm512_maskz_mov_epi8 (keep, y);
-  _mm512_storeu_si512 ((void *) dst, y);
+  if (w) /* the four-block loop's non-temporal stores */
+    nt_out_put (w, y, 1);
+  else
+    _mm512_storeu_si512 ((void *) dst, y);
 }
 
 /* The scale step of up to 16 blocks at once, from mx (a block's largest magnitude bits in each
@@ -508,7 +587,7 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i
 static inline __attribute__ ((always_inline)) void
 group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
         const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, const magk *k,
-        int vbmi)
+        int vbmi, nt_out *w)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -540,13 +619,17 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + blk * MX_BLOCK, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
                  _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi ? NARROW_VBMI : NARROW_PACKS, 1,
-                 (__mmask64) ~z);
+                 (__mmask64) ~z, w);
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * MX_BLOCK, b[2][0], b[2][1], b[3][0], b[3][1],
                  _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k,
-                 vbmi ? NARROW_VBMI : NARROW_PACKS, 1, (__mmask64) ~z);
+                 vbmi ? NARROW_VBMI : NARROW_PACKS, 1, (__mmask64) ~z, w);
       return;
     }
+  /* unpacked codes to cb: the output, or for the non-temporal writer (w) the four blocks'
+   * 128 bytes here first */
+  uint8_t c4[4 * MX_BLOCK];
+  uint8_t *cb = w ? c4 : codes + blk * MX_BLOCK;
 #pragma GCC unroll 4
   for (int j = 0; j < 4; j++)
     {
@@ -563,8 +646,8 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
         mxk__pack_v (codes + bj * pb, q0, q1, packing);
       else
         {
-          _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK), q0);
-          _mm_storeu_si128 ((void *) (codes + bj * MX_BLOCK + 16), q1);
+          _mm_storeu_si128 ((void *) (cb + j * MX_BLOCK), q0);
+          _mm_storeu_si128 ((void *) (cb + j * MX_BLOCK + 16), q1);
         }
     }
   /* the blocks off the fast path (rare) again from memory, each by itself: a call inside
@@ -573,11 +656,16 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     if (off & 1)
       {
         size_t bj = blk + (size_t) j;
-        magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + bj * MX_BLOCK : c, in, in_fmt, bj, f, rule,
+        magic_block (scales, packing == MX_PACKING_UNPACKED ? cb + j * MX_BLOCK : c, in, in_fmt, bj, f, rule,
                      rbits, *k);
         if (packing != MX_PACKING_UNPACKED)
           mxk__pack_block (codes + bj * pb, c, packing);
       }
+  if (w)
+    {
+      nt_out_put (w, _mm512_loadu_si512 ((const void *) c4), 1);
+      nt_out_put (w, _mm512_loadu_si512 ((const void *) (c4 + 64)), 1);
+    }
 }
 
 /* The avx512vbmi path's quantize, unpacked: sixteen blocks at a time.  g16_scan finds the
@@ -652,7 +740,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
       load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
       load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
       pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0);
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0, NULL);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
    * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
@@ -695,11 +783,11 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
             g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax);
           else
             for (int j = 0; j < 16; j += 4)
-              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, 1);
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, 1, NULL);
         }
     }
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, 1);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, 1, NULL);
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
@@ -712,16 +800,20 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 static inline __attribute__ ((always_inline)) void
 quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-               mx_packing packing, int is_int, int vbmi)
+               mx_packing packing, int is_int, int vbmi, int nt)
 {
   /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs.  k's mode set again
-   * from this copy's constants, so that the loop reads them as such */
+   * from this copy's constants, so that the loop reads them as such.  nt (unpacked, the codes
+   * offset in their line by a multiple of 4, or of 1 on avx512vbmi): the codes of the whole
+   * groups by non-temporal stores, the tail's after them by plain ones */
   magk k = magic_consts (f, rule, rnd, is_int);
   k.rnd = rnd, k.is_int = is_int;
   size_t pb = mxk__packed_block_bytes (packing), blk = 0;
   uint8_t c[MX_BLOCK];
+  nt_out w = nt_out_start (codes, vbmi ? 1 : 4, nt, 0);
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi, nt ? &w : NULL);
+  nt_out_end (&w, nt);
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
@@ -751,16 +843,18 @@ quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
 }
 
 /* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
-#define MXK_QUANTIZE_FAST_AS(name, vbmi)                                                        \
-  static inline __attribute__ ((always_inline)) void                                           \
-  name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,       \
-        const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,          \
-        mx_packing packing, int is_int)                                                        \
-  {                                                                                            \
-    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing, is_int, vbmi); \
+#define MXK_QUANTIZE_FAST_AS(name, vbmi, nt)                                                        \
+  static inline __attribute__ ((always_inline)) void                                               \
+  name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,           \
+        const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,              \
+        mx_packing packing, int is_int)                                                            \
+  {                                                                                                \
+    quantize_fast (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing, is_int, vbmi, nt); \
   }
-MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0)
-MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1)
+MXK_QUANTIZE_FAST_AS (quantize_fast_packs, 0, 0)
+MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1, 0)
+MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
+MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
 /* The avx512vbmi path's sixteen-block loop (unpacked, inputs below mxk__q16_big's limit), a
  * function of its own: inlined beside the four-block loop, it made GCC keep that loop's
@@ -773,22 +867,30 @@ quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id 
   MXK__QUANTIZE_BY_ROUNDING (quantize_fast16, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
 }
 
-/* One copy per rounding, so the rounding add is fixed at compile time, and per narrowing
- * (vbmi: the avx512vbmi path's byte permutes, pair_fast); vbmi and not big (a chunk of a large
- * mxk_quantize_mt call): the sixteen-block loop for unpacked inputs below mxk__q16_big's limit. */
+/* One copy per rounding, so the rounding add is fixed at compile time, per narrowing (vbmi:
+ * the avx512vbmi path's byte permutes, pair_fast) and per kind of store; whole: the size class
+ * of the whole call (mxk__q_whole), of which this is all or a chunk (mxk_quantize_mt). */
 static int
 quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
               mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-              mx_packing packing, int vbmi, int big)
+              mx_packing packing, int vbmi, int whole)
 {
   if (mxk__check (in_fmt, n, elem, rule, rnd, rbits, packing))
     return MX_EINVAL;
   const mxk_fmt *f = mxk__fmt (elem);
   size_t nb = n / MX_BLOCK;
-  if (vbmi && !big && packing == MX_PACKING_UNPACKED && nb >= 16 && !mxk__q16_big (in_fmt, elem, n))
+  /* the non-temporal writer's line permute: bytes on avx512vbmi, dwords on avx512 */
+  int nt = whole == MXK_WHOLE_NT && (vbmi || (uintptr_t) codes % 4 == 0);
+  if (vbmi && whole == MXK_WHOLE_SMALL && packing == MX_PACKING_UNPACKED && nb >= 16)
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits);
+  else if (vbmi && nt)
+    MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi_nt, f, rnd, rbits, packing,
+                               scales, codes, in, in_fmt, nb, f, rule);
   else if (vbmi)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi, f, rnd, rbits, packing,
+                               scales, codes, in, in_fmt, nb, f, rule);
+  else if (nt)
+    MXK__QUANTIZE_BY_ROUNDING (quantize_fast_packs_nt, f, rnd, rbits, packing,
                                scales, codes, in, in_fmt, nb, f, rule);
   else
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_packs, f, rnd, rbits, packing,
@@ -801,7 +903,8 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                  mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                  mx_packing packing)
 {
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 0, 0);
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 0,
+                       mxk__q_whole (in_fmt, elem, n, packing));
 }
 
 /* The avx512vbmi path: quantize narrows two blocks' codes by byte permutes (pair_fast); the
@@ -811,19 +914,23 @@ quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_
                      mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                      mx_packing packing)
 {
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1, 0);
+  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1,
+                       mxk__q_whole (in_fmt, elem, n, packing));
 }
 
-/* The avx512vbmi quantize without the sixteen-block loop: a chunk of a large mxk_quantize_mt
- * call, where sixteen blocks at a time were slower (AMD EPYC family 26 model 2, two threads,
- * 256 MiB: 0.84 of the all-core stream against 0.93) */
-static int
-quantize_avx512vbmi_big (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
-                         mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-                         mx_packing packing)
-{
-  return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, 1, 1);
-}
+/* The chunks of a large mxk_quantize_mt call: the loop and stores of a one-thread call of its
+ * size.  Sixteen blocks at a time were slower there (AMD EPYC family 26 model 2, two threads,
+ * 256 MiB: 0.84 of the all-core stream against 0.93). */
+#define MXK_QUANTIZE_WHOLE_AS(name, vbmi, whole)                                                        \
+  static int name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,      \
+                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,       \
+                   mx_packing packing)                                                                  \
+  {                                                                                                     \
+    return quantize_any (scales, codes, in, in_fmt, n, elem, rule, rnd, rbits, packing, vbmi, whole);  \
+  }
+MXK_QUANTIZE_WHOLE_AS (quantize_avx512_nt, 0, MXK_WHOLE_NT)
+MXK_QUANTIZE_WHOLE_AS (quantize_avx512vbmi_big, 1, MXK_WHOLE_BIG)
+MXK_QUANTIZE_WHOLE_AS (quantize_avx512vbmi_nt, 1, MXK_WHOLE_NT)
 
 /* The exact values of a format's codes as BF16 words in registers (dequantize's and dot's
  * decode, below). */
@@ -960,81 +1067,11 @@ bf16_16 (__m512 v)
   return _mm512_cvtepi32_epi16 (_mm512_mask_or_epi32 (rn, knan, _mm512_srli_epi32 (u, 16), _mm512_set1_epi32 (0x40)));
 }
 
-/* Dequantize's output, 64 bytes at a time in order (16 FP32 values, or 32 BF16).  Large
- * outputs (MXK_NT_MIN_BYTES) go by non-temporal stores, which need 64-byte aligned addresses:
- * where out is a bytes past a 64-byte boundary (a multiple of the element size), each aligned
- * line holds the last a bytes of one 64-byte vector and the first 64 - a of the next, put
- * together by one two-table permute; the first line and the last are partial, written by
- * byte-masked stores (which touch no byte outside the mask). */
-typedef struct
-{
-  uint8_t *p;   /* the output */
-  size_t j;     /* 64-byte vectors put so far */
-  unsigned a;   /* nt: out's offset in its 64-byte line */
-  int nt, bf16; /* non-temporal; BF16 words (else FP32) */
-  __m512i prev, idx;
-} dq_out;
-
-static inline dq_out
-dq_out_start (void *out, mx_format_id out_fmt, size_t n)
-{
-  dq_out w = { (uint8_t *) out, 0, (unsigned) ((uintptr_t) out & 63), 0, out_fmt == MX_BF16,
-               _mm512_setzero_si512 (), _mm512_setzero_si512 () };
-  size_t es = w.bf16 ? 2 : 4;
-  w.nt = n * es >= MXK_NT_MIN_BYTES && w.a % es == 0;
-  /* line element i = element (lanes - e + i) of prev:v, e = a / es elements of prev first */
-  unsigned e = w.a / (unsigned) es, lanes = 64 / (unsigned) es;
-  uint16_t ix[32];
-  for (unsigned i = 0; i < 32; i++)
-    ix[i] = (uint16_t) (lanes - e + i);
-  w.idx = w.bf16 ? _mm512_loadu_si512 ((const void *) ix) : _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) ix));
-  return w;
-}
-
-/* The aligned line that ends with v's first 64 - a bytes. */
-static inline __attribute__ ((always_inline)) __m512i
-dq_out_line (const dq_out *w, __m512i v)
-{
-  return w->bf16 ? _mm512_permutex2var_epi16 (w->prev, w->idx, v) : _mm512_permutex2var_epi32 (w->prev, w->idx, v);
-}
-
-static inline __attribute__ ((always_inline)) void
-dq_out_put (dq_out *w, __m512i v, int nt)
-{
-  uint8_t *q = w->p + 64 * w->j++;
-  if (!nt)
-    _mm512_storeu_si512 ((void *) q, v);
-  else if (w->a == 0)
-    _mm512_stream_si512 ((void *) q, v);
-  else
-    {
-      __m512i line = dq_out_line (w, v);
-      if (w->j == 1)
-        _mm512_mask_storeu_epi8 ((void *) (q - w->a), ~(__mmask64) 0 << w->a, line);
-      else
-        _mm512_stream_si512 ((void *) (q - w->a), line);
-      w->prev = v;
-    }
-}
-
-/* The last line's first a bytes, and the fence that orders the non-temporal stores before the
- * caller's next ones. */
-static inline __attribute__ ((always_inline)) void
-dq_out_end (dq_out *w, int nt)
-{
-  if (!nt)
-    return;
-  if (w->a && w->j)
-    _mm512_mask_storeu_epi8 ((void *) (w->p + 64 * w->j - w->a), ~(~(__mmask64) 0 << w->a),
-                             dq_out_line (w, _mm512_setzero_si512 ()));
-  _mm_sfence ();
-}
-
 /* Block blk's 32 values to the output: two vectors of FP32, one of BF16 (nt: w->nt, fixed at
  * compile time; without it, the stores of before, by the block's index, BF16 16 values at a
  * time) */
 static inline __attribute__ ((always_inline)) void
-dq_out_block (dq_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
+dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
 {
   if (!nt)
     {
@@ -1050,22 +1087,22 @@ dq_out_block (dq_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
         }
     }
   else if (w->bf16)
-    dq_out_put (w, _mm512_inserti64x4 (_mm512_castsi256_si512 (bf16_16 (r0)), bf16_16 (r1), 1), nt);
+    nt_out_put (w, _mm512_inserti64x4 (_mm512_castsi256_si512 (bf16_16 (r0)), bf16_16 (r1), 1), nt);
   else
     {
-      dq_out_put (w, _mm512_castps_si512 (r0), nt);
-      dq_out_put (w, _mm512_castps_si512 (r1), nt);
+      nt_out_put (w, _mm512_castps_si512 (r0), nt);
+      nt_out_put (w, _mm512_castps_si512 (r1), nt);
     }
 }
 
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
  * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time; nt:
- * non-temporal stores (dq_out), also fixed at compile time (decided at each store, with the
+ * non-temporal stores (nt_out), also fixed at compile time (decided at each store, with the
  * writer's state kept in memory, it cost the Intel Xeon a third of dequantize's in-cache speed
  * for FP6, FP4 and INT8). */
 static inline __attribute__ ((always_inline)) void
-dequantize_loop (dq_out w, const uint8_t *scales, const uint8_t *codes, size_t nb, mx_packing packing,
+dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t nb, mx_packing packing,
                  const dotk *tk, int kind, int vbmi, int nt)
 {
   dotk t = *tk;
@@ -1093,14 +1130,16 @@ dequantize_loop (dq_out w, const uint8_t *scales, const uint8_t *codes, size_t n
         }
       dq_out_block (&w, blk, r0, r1, nt);
     }
-  dq_out_end (&w, nt);
+  nt_out_end (&w, nt);
 }
 
 static inline __attribute__ ((always_inline)) void
 dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
                    mx_packing packing, const dotk *tk, int kind, int vbmi)
 {
-  dq_out w = dq_out_start (out, out_fmt, nb * MX_BLOCK);
+  int es = out_fmt == MX_BF16 ? 2 : 4;
+  nt_out w = nt_out_start (out, es, nb * MX_BLOCK * (size_t) es >= MXK_NT_MIN_BYTES && ((uintptr_t) out & 63) % (unsigned) es == 0,
+                           out_fmt == MX_BF16);
   if (w.nt)
     dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 1);
   else
@@ -1225,7 +1264,8 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
   return 0;
 }
 
-const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512, quantize_avx512 };
+const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512, quantize_avx512,
+                                   quantize_avx512_nt };
 const mxk__ops mxk__ops_avx512vbmi = { quantize_avx512vbmi, dequantize_avx512vbmi, dot_avx512,
-                                       quantize_avx512vbmi_big };
+                                       quantize_avx512vbmi_big, quantize_avx512vbmi_nt };
 #endif

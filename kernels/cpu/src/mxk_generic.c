@@ -107,4 +107,5 @@ dot_generic (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa
   return mxk__ops_ref.dot (out, sa, a, fa, sb, b, fb, n, cin);
 }
 
-const mxk__ops mxk__ops_generic = { quantize_generic, dequantize_generic, dot_generic, quantize_generic };
+const mxk__ops mxk__ops_generic = { quantize_generic, dequantize_generic, dot_generic,
+                                    quantize_generic, quantize_generic };
