@@ -929,11 +929,13 @@ nt_tests (void)
         for (int p = 0; p < npaths; p++)
           /* offsets 0, es, .. 64 - es, then 65; the paths without non-temporal stores at 0 and 65 */
           for (size_t off = 0; off <= 65; off = off == 65 ? 66 : off == 64 - es || paths[p] < MXK_PATH_AVX512 ? 65 : off + es)
+            for (int mt = 0; mt < 2; mt++) /* one call; two threads, whose chunks store alike */
             {
               uint8_t *o = base + off;
               memset (base - 64, 0xA5, nb * 32 * es + 256);
               mxk_use_path (paths[p]);
-              int rc = mxk_dequantize (o, of->id, sc, cd, nb * 32, f->id, MX_PACKING_UNPACKED);
+              int rc = mt ? mxk_dequantize_mt (o, of->id, sc, cd, nb * 32, f->id, MX_PACKING_UNPACKED, 2)
+                          : mxk_dequantize (o, of->id, sc, cd, nb * 32, f->id, MX_PACKING_UNPACKED);
               size_t bad = nb * 32, i = 0;
               for (; i < nb * 32 && bad == nb * 32; i++)
                 {
@@ -949,8 +951,8 @@ nt_tests (void)
                 canary &= *q == 0xA5;
               n++;
               CHECK (rc == 0 && bad == nb * 32 && canary,
-                     "nt: dequantize %s to %s path %s, %zu blocks, output %zu bytes past a 64-byte line: rc %d, %s%s",
-                     f->name, of->name, mxk_path_name (paths[p]), nb, off, rc,
+                     "nt: dequantize%s %s to %s path %s, %zu blocks, output %zu bytes past a 64-byte line: rc %d, %s%s",
+                     mt ? "_mt" : "", f->name, of->name, mxk_path_name (paths[p]), nb, off, rc,
                      bad < nb * 32 ? "wrong value at element " : "", canary ? "" : "a byte outside the output written");
               if (bad < nb * 32)
                 fprintf (stderr, "  element %zu\n", bad);

@@ -23,6 +23,11 @@ typedef struct
                        mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
   int (*quantize_nt) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
                       mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
+  /* dequantize for a chunk of a call (mxk_dequantize_mt) whose whole output is MXK_NT_MIN_BYTES
+   * or more: the non-temporal stores of a one-thread call of that size (the AVX-512 paths; the
+   * others: dequantize) */
+  int (*dequantize_nt) (void *, mx_format_id, const uint8_t *, const uint8_t *, size_t,
+                        mx_format_id, mx_packing);
 } mxk__ops;
 /* The paths this build has: ref and generic always, AVX2, AVX-512 and AVX-512 VBMI on x86-64
  * (MXK_HAVE_X86). */

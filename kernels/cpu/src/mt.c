@@ -25,7 +25,8 @@ typedef struct
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
-  int whole;                           /* quantize: the whole call's size class (mxk__q_whole) */
+  int whole;                           /* the whole call's size class (quantize: mxk__q_whole; dequantize:
+                                          MXK_WHOLE_NT for outputs of MXK_NT_MIN_BYTES or more) */
 } mt_call;
 
 /* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
@@ -51,8 +52,9 @@ run_chunk (const mt_call *c, size_t b0, size_t nb)
   size_t pb = mxk__packed_block_bytes (c->packing), io = c->io_fmt == MX_BF16 ? 2 : 4;
   size_t e0 = b0 * MX_BLOCK;           /* first element */
   if (c->dq)
-    return c->ops->dequantize ((uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0,
-                               c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem, c->packing);
+    return (c->whole == MXK_WHOLE_NT ? c->ops->dequantize_nt : c->ops->dequantize) (
+      (uint8_t *) c->out + e0 * io, c->io_fmt, c->cscales + b0, c->ccodes + b0 * pb, nb * MX_BLOCK, c->elem,
+      c->packing);
   /* the loop and stores of a one-thread call the size of the whole */
   int (*q) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id, mx_scale_rule,
             mx_rounding, const uint16_t *, mx_packing)
@@ -167,7 +169,9 @@ mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales, const
 {
   if (threads > MXK_MT_MAX_THREADS || mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
+  size_t es = out_fmt == MX_BF16 ? 2 : 4;
   mt_call c = { mxk__ops_now (), 1, NULL, NULL, NULL, out_fmt, elem, MX_SCALE_FLOOR, MX_RNE,
-                NULL, packing, out, scales, codes, 0 };
+                NULL, packing, out, scales, codes,
+                n * es >= MXK_NT_MIN_BYTES ? MXK_WHOLE_NT : MXK_WHOLE_SMALL };
   return run (&c, n / MX_BLOCK, threads);
 }

@@ -429,5 +429,6 @@ dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
 }
 
 const mxk__ops mxk__ops_avx2 = { quantize_avx2, dequantize_avx2, dot_avx2,
-                                 quantize_avx2, quantize_avx2 };
+                                 quantize_avx2, quantize_avx2,
+                                 dequantize_avx2 };
 #endif

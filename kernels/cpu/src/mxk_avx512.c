@@ -1135,20 +1135,21 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
 
 static inline __attribute__ ((always_inline)) void
 dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t nb,
-                   mx_packing packing, const dotk *tk, int kind, int vbmi)
+                   mx_packing packing, const dotk *tk, int kind, int vbmi, int whole_nt)
 {
   int es = out_fmt == MX_BF16 ? 2 : 4;
-  nt_out w = nt_out_start (out, es, nb * MX_BLOCK * (size_t) es >= MXK_NT_MIN_BYTES && ((uintptr_t) out & 63) % (unsigned) es == 0,
-                           out_fmt == MX_BF16);
+  int nt = (whole_nt || nb * MX_BLOCK * (size_t) es >= MXK_NT_MIN_BYTES) && ((uintptr_t) out & 63) % (unsigned) es == 0;
+  nt_out w = nt_out_start (out, es, nt, out_fmt == MX_BF16);
   if (w.nt)
     dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 1);
   else
     dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 0);
 }
 
+/* whole_nt: a chunk of an mxk_dequantize_mt call whose whole output takes non-temporal stores */
 static int
 dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, size_t n,
-                mx_format_id elem, mx_packing packing, int vbmi)
+                mx_format_id elem, mx_packing packing, int vbmi, int whole_nt)
 {
   const mxk_fmt *f = mxk__fmt (elem);
   if (mxk__check_dq (out_fmt, n, elem, packing))
@@ -1160,31 +1161,29 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
       if (vbmi)
         {
           fp8_byte_tables (&t);
-          dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 1);
+          dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 1, whole_nt);
         }
       else
-        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 0);
+        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 0, whole_nt);
       break;
-    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0); break;
-    default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2, 0); break;
+    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0, whole_nt); break;
+    default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2, 0, whole_nt); break;
     }
   return 0;
 }
 
-static int
-dequantize_avx512 (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
-{
-  return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, 0);
-}
-
-/* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), the rest as avx512 */
-static int
-dequantize_avx512vbmi (void *out, mx_format_id out_fmt, const uint8_t *scales,
-                       const uint8_t *codes, size_t n, mx_format_id elem, mx_packing packing)
-{
-  return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, 1);
-}
+/* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), the rest as avx512; _nt: the chunks of a
+ * large mxk_dequantize_mt call */
+#define MXK_DEQUANTIZE_AS(name, vbmi, whole_nt)                                                  \
+  static int name (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, \
+                   size_t n, mx_format_id elem, mx_packing packing)                              \
+  {                                                                                              \
+    return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, vbmi, whole_nt);       \
+  }
+MXK_DEQUANTIZE_AS (dequantize_avx512, 0, 0)
+MXK_DEQUANTIZE_AS (dequantize_avx512vbmi, 1, 0)
+MXK_DEQUANTIZE_AS (dequantize_avx512_nt, 0, 1)
+MXK_DEQUANTIZE_AS (dequantize_avx512vbmi_nt, 1, 1)
 
 /* Dot.  Each element's exact value comes from a table in registers: its BF16 bits (every
  * element value of the five float formats is a BF16, subnormals, Inf and NaN included) by
@@ -1265,7 +1264,7 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
 }
 
 const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512, quantize_avx512,
-                                   quantize_avx512_nt };
+                                   quantize_avx512_nt, dequantize_avx512_nt };
 const mxk__ops mxk__ops_avx512vbmi = { quantize_avx512vbmi, dequantize_avx512vbmi, dot_avx512,
-                                       quantize_avx512vbmi_big, quantize_avx512vbmi_nt };
+                                       quantize_avx512vbmi_big, quantize_avx512vbmi_nt, dequantize_avx512vbmi_nt };
 #endif

@@ -108,4 +108,5 @@ dot_generic (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa
 }
 
 const mxk__ops mxk__ops_generic = { quantize_generic, dequantize_generic, dot_generic,
-                                    quantize_generic, quantize_generic };
+                                    quantize_generic, quantize_generic,
+                                    dequantize_generic };

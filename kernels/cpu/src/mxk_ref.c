@@ -67,4 +67,5 @@ dot_ref (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
 }
 
 const mxk__ops mxk__ops_ref = { quantize_ref, dequantize_ref, dot_ref,
-                                quantize_ref, quantize_ref };
+                                quantize_ref, quantize_ref,
+                                dequantize_ref };
