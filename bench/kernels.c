@@ -257,9 +257,9 @@ main (int argc, char **argv)
     {
       printf ("usage: bench-kernels [MiB] [path]\n"
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), each\n"
-              "  kernel timed alternating with a copy-shaped stream (best of 3 each, of 16 MiB\n"
-              "  worth of calls below 16 MiB; the ratio is\n"
-              "  to that stream), on five data sets (uniform gauss elemsub special, and tiny\n"
+              "  kernel timed alternating with a copy-shaped stream (best of 3 each; below 16 MiB\n"
+              "  best of 7, each of 16 MiB worth of calls; the ratio is to that stream), on\n"
+              "  five data sets (uniform gauss elemsub special, and tiny\n"
               "  apart); path: auto ref generic avx2 avx512 avx512vbmi (default: the one\n"
               "  cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online CPUs\n"
               "  beside the same streams on as many threads; then quantize under rna rtz rup\n"

@@ -814,9 +814,10 @@ check_dot (mx_format_id elem, mx_format_id fb, size_t nb, const uint8_t *sa8, co
 
 /* Unpacked codes of MXK_NT_MIN_BYTES (32 MiB) and more, which the AVX-512 paths write by
  * non-temporal stores (the avx512vbmi path at any offset in a line, avx512 at a multiple of 4
- * bytes), the tail's 3 blocks by plain ones: one call and a two-thread mxk_quantize_mt call
- * (whose chunks store alike), codes 0, 4 and 5 bytes into a line with a canary line either
- * side, against the same input quantized in 1 MiB calls.  Blocks off the fast path (all zero,
+ * bytes), the tail's 3 blocks by plain ones, and packed codes as large, which keep plain
+ * stores: one call and a two-thread mxk_quantize_mt call (whose chunks store alike), codes 0, 4
+ * and 5 bytes into a line with a canary line either side, against the same input quantized in
+ * 1 MiB calls (a check that the loops and stores agree, not of which ones ran).  Blocks off the fast path (all zero,
  * tiny, huge, NaN or Inf) are mixed in, so that the four-block loop's fallback feeds the writer
  * too.  Every path but the scalar reference, which is slow at this size. */
 static void
@@ -841,48 +842,48 @@ nt_quantize (rng *r)
         }
       for (size_t i = 0; i < ne; i++)
         rb[i] = (uint16_t) (rng_next (r) >> 48);
-      const mx_format_id el[3] = { MX_E4M3, MX_INT8, MX_E2M1 };
-      const mx_rounding rn[3] = { MX_RNE, MX_RUP, MX_SR };
+      /* the last, packed, must keep its plain stores (a packed output never takes the writer) */
+      const mx_format_id el[4] = { MX_E4M3, MX_INT8, MX_E2M1, MX_E2M1 };
+      const mx_rounding rn[4] = { MX_RNE, MX_RUP, MX_SR, MX_RNE };
+      const mx_packing pk[4] = { MX_PACKING_UNPACKED, MX_PACKING_UNPACKED, MX_PACKING_UNPACKED,
+                                 MX_PACKING_FP4_LO_FIRST };
       const unsigned offs[3] = { 0, 4, 5 };
       for (int p = 0; p < npaths; p++)
-        for (int j = 0; j < 3; j++)
+        for (int j = 0; j < 4; j++)
           {
             if (paths[p] == MXK_PATH_REF)
               continue;
             mxk_use_path (paths[p]);
             const uint16_t *w = rn[j] == MX_SR ? rb : NULL;
+            size_t pb = pk[j] == MX_PACKING_UNPACKED ? 32 : 16, nc = nb * pb; /* codes bytes */
             int rc = 0;
             for (size_t i = 0; i < ne; i += step)
               {
                 size_t m = ne - i < step ? ne - i : step;
-                rc |= w ? mxk_quantize_sr (s1 + i / 32, c1 + i, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, w + i,
-                                           MX_PACKING_UNPACKED)
-                        : mxk_quantize (s1 + i / 32, c1 + i, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, rn[j],
-                                        MX_PACKING_UNPACKED);
+                uint8_t *ci = c1 + i / 32 * pb;
+                rc |= w ? mxk_quantize_sr (s1 + i / 32, ci, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, w + i, pk[j])
+                        : mxk_quantize (s1 + i / 32, ci, in + i, MX_FP32, m, el[j], MX_SCALE_FLOOR, rn[j], pk[j]);
               }
             CHECK (rc == 0, "nt_quantize: 1 MiB calls");
-            for (int o = j ? 2 : 0; o < 3; o++)
+            for (int o = 0; o < 3; o++)
               for (int mt = 0; mt < 2; mt++)
                 {
                   uint8_t *c = buf + 64 + offs[o];
                   memset (buf, CANARY, bsz);
-                  int rcm = w && mt ? mxk_quantize_sr_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w,
-                                                          MX_PACKING_UNPACKED, 2)
-                            : w ? mxk_quantize_sr (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w, MX_PACKING_UNPACKED)
-                            : mt ? mxk_quantize_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j],
-                                                    MX_PACKING_UNPACKED, 2)
-                                 : mxk_quantize (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j],
-                                                 MX_PACKING_UNPACKED);
+                  int rcm = w && mt ? mxk_quantize_sr_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w, pk[j], 2)
+                            : w     ? mxk_quantize_sr (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, w, pk[j])
+                            : mt    ? mxk_quantize_mt (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j], pk[j], 2)
+                                    : mxk_quantize (sm, c, in, MX_FP32, ne, el[j], MX_SCALE_FLOOR, rn[j], pk[j]);
                   int canary = 1;
                   for (size_t i = 0; i < 64 + offs[o]; i++)
                     canary &= buf[i] == CANARY;
-                  for (size_t i = 64 + offs[o] + ne; i < bsz; i++)
+                  for (size_t i = 64 + offs[o] + nc; i < bsz; i++)
                     canary &= buf[i] == CANARY;
                   n++;
-                  CHECK (rcm == 0 && canary && memcmp (s1, sm, nb) == 0 && memcmp (c1, c, ne) == 0,
-                         "quantize%s of %zu blocks %s %s, codes %u bytes into a line, path %s, against 1 MiB calls",
-                         mt ? "_mt" : "", nb, mx_format_get (el[j])->name, mx_rounding_name (rn[j]), offs[o],
-                         mxk_path_name (paths[p]));
+                  CHECK (rcm == 0 && canary && memcmp (s1, sm, nb) == 0 && memcmp (c1, c, nc) == 0,
+                         "quantize%s of %zu blocks %s %s %s, codes %u bytes into a line, path %s, against 1 MiB calls",
+                         mt ? "_mt" : "", nb, mx_format_get (el[j])->name, mx_rounding_name (rn[j]),
+                         mx_packing_name (pk[j]), offs[o], mxk_path_name (paths[p]));
                 }
           }
     }

@@ -37,7 +37,9 @@ const char *mxk_path_name (mxk_path p);
  * and n element codes of elem, under the OCP-default special-value policy (NaN/Inf block: scale
  * 0xFF, codes 0; zero block 0x00; signs of zero kept; INT8 -127..127; saturation).
  * rule: MX_SCALE_FLOOR or MX_SCALE_RCEIL_FP32.  rnd: MX_RNE MX_RNA MX_RTZ MX_RUP MX_RDN (MX_SR,
- * which needs random words, through mxk_quantize_sr). */
+ * which needs random words, through mxk_quantize_sr).  On the AVX-512 paths unpacked codes of
+ * 32 MiB or more are written with non-temporal stores (they bypass the caches, as a large
+ * dequantize output does). */
 int mxk_quantize (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                   mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, mx_packing packing);
 
@@ -72,7 +74,8 @@ int mxk_dequantize (void *out, mx_format_id out_fmt, const uint8_t *scales, cons
  * functions are.  MX_EINVAL for what the one-thread function rejects or threads >
  * MXK_MT_MAX_THREADS, checked before anything is written; MX_ENOMEM if a thread or its
  * bookkeeping could not be had (every thread started is joined first; the outputs are then
- * unspecified).  Dequantize's chunks are below the non-temporal threshold: ordinary stores. */
+ * unspecified).  Each chunk stores as the one-thread call of the whole n would: non-temporal
+ * stores for unpacked codes or a dequantize output of 32 MiB or more on the AVX-512 paths. */
 #define MXK_MT_MAX_THREADS 1024
 #define MXK_MT_MIN_BLOCKS 4096
 #define MXK_MT_CHUNK_BLOCKS 1024

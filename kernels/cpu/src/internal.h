@@ -16,9 +16,9 @@ typedef struct
                      mx_format_id, mx_packing);
   int (*dot) (uint32_t *, const uint8_t *, const uint8_t *, mx_format_id, const uint8_t *,
               const uint8_t *, mx_format_id, size_t, uint32_t);
-  /* quantize for a chunk of a call (mxk_quantize_mt) of size class MXK_WHOLE_BIG and
-   * MXK_WHOLE_NT (mxk__q_whole): the loop and the stores a one-thread call of that size takes
-   * (the AVX-512 paths; the others: quantize) */
+  /* quantize for a chunk of a call (mxk_quantize_mt) whose size class (mxk__q_whole) is
+   * MXK_WHOLE_BIG (quantize_big) or MXK_WHOLE_NT (quantize_nt): the loop and the stores a
+   * one-thread call of that size takes (the AVX-512 paths; the others: quantize) */
   int (*quantize_big) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
                        mx_scale_rule, mx_rounding, const uint16_t *, mx_packing);
   int (*quantize_nt) (uint8_t *, uint8_t *, const void *, mx_format_id, size_t, mx_format_id,
@@ -148,15 +148,21 @@ mxk__fast_amax (uint32_t amax, mx_rounding rnd)
  * ownership, 2.7x the bytes per second on an Intel Xeon (Emerald Rapids) and 1.3x on a Zen 5
  * core; an output this large would not stay in a core's caches anyway. */
 #define MXK_NT_MIN_BYTES ((size_t) 32 << 20)
+static inline int
+mxk__dq_nt (mx_format_id out_fmt, size_t n) /* n dequantized values: MXK_NT_MIN_BYTES or more */
+{
+  return n * (out_fmt == MX_BF16 ? 2 : 4) >= MXK_NT_MIN_BYTES;
+}
 
 /* The avx512vbmi quantize takes sixteen blocks at a time (mxk_avx512.c, g16_scan) for inputs
  * below this many bytes (INT8: half as many), and four at a time from it on.  The sixteen-block
  * scan loads a group in a burst ahead of its codes: from the caches that is faster (AMD EPYC
  * family 26 model 2, E4M3, ratio to the stream: 1 MiB 0.51 against 0.40, 16 MiB 0.64 against
  * 0.54), from DRAM slower (64 MiB: 0.90 against 1.00; INT8 0.74 against 1.05).  INT8 crosses
- * over sooner: on the same core, its time against the avx512 path's four-block loop was 0.83 at
- * 12 MiB, 1.00 at 16 MiB and 1.27 at 24 MiB (E4M3: 0.63, 0.71, 0.87; the avx512vbmi four-block
- * loop, 0.89 at 32 MiB for both). */
+ * over sooner.  Both timed against the avx512 path's four-block loop (the one the choice could
+ * not move), on the same core: INT8's sixteen-block loop 0.83 of its time at 12 MiB, 1.00 at
+ * 16 MiB, 1.27 at 24 MiB (E4M3: 0.63, 0.71, 0.87), and the avx512vbmi four-block loop, the
+ * other choice, 0.89 at 32 MiB for both. */
 #define MXK_Q16_MAX_BYTES ((size_t) 32 << 20)
 static inline int
 mxk__q16_big (mx_format_id in_fmt, mx_format_id elem, size_t n) /* n inputs: the limit or more */

@@ -25,8 +25,8 @@ typedef struct
   mx_packing packing;
   void *out;                           /* dequantize */
   const uint8_t *cscales, *ccodes;
-  int whole;                           /* the whole call's size class (quantize: mxk__q_whole; dequantize:
-                                          MXK_WHOLE_NT for outputs of MXK_NT_MIN_BYTES or more) */
+  int whole;                           /* the whole call's size class (quantize: mxk__q_whole;
+                                          dequantize: MXK_WHOLE_NT where mxk__dq_nt) */
 } mt_call;
 
 /* The chunks still to take, from a shared counter: chunk k is blocks [k * MXK_MT_CHUNK_BLOCKS,
@@ -169,9 +169,8 @@ mxk_dequantize_mt (void *out, mx_format_id out_fmt, const uint8_t *scales, const
 {
   if (threads > MXK_MT_MAX_THREADS || mxk__check_dq (out_fmt, n, elem, packing))
     return MX_EINVAL;
-  size_t es = out_fmt == MX_BF16 ? 2 : 4;
   mt_call c = { mxk__ops_now (), 1, NULL, NULL, NULL, out_fmt, elem, MX_SCALE_FLOOR, MX_RNE,
                 NULL, packing, out, scales, codes,
-                n * es >= MXK_NT_MIN_BYTES ? MXK_WHOLE_NT : MXK_WHOLE_SMALL };
+                mxk__dq_nt (out_fmt, n) ? MXK_WHOLE_NT : MXK_WHOLE_SMALL };
   return run (&c, n / MX_BLOCK, threads);
 }

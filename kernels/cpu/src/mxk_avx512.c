@@ -274,8 +274,9 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
                                      : 0;
   /* trunc: the caller keeps only the code's byte of each dword (byte 0; sr: byte 2, above its
    * 16 bits of fraction), so the bits above it may stay: the sum's exponent field (cleared for
-   * sr all the same, since the carry from its random word can reach bit 23), and for INT8 the
-   * magic's bits, whose bits 0-7 and 16-23 are zeros */
+   * sr all the same, since the carry from its random word can reach bit 23, and its byte holds
+   * bit 23; under sat the caller's select overwrites it instead), and for INT8 the magic's bits,
+   * whose bits 0-7 and 16-23 are zeros */
   if (k->is_int)
     {
       code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, kup));
@@ -290,8 +291,9 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
         idx = _mm512_max_epi32 (idx, k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
       code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, kup));
-      /* sat (the sign merged after, by a select that sets the bits above the code): sr's
-       * exponent field needs no clearing */
+      /* sat: the caller (pair_fast's MXK_SIGNED) overwrites the code's byte from its sign bit
+       * up by a select, sr's exponent field bit 23 among them, so it is not cleared here; a
+       * caller with sat and without that select would keep it */
       if (!trunc || (k->rnd == MX_SR && !sat))
         code = _mm512_and_si512 (code, _mm512_set1_epi32 (0x7FFFFF));
     }
@@ -407,25 +409,27 @@ permt2b (__m512i a, __m512i idx, __m512i b)
  * no byte outside the mask). */
 typedef struct
 {
-  uint8_t *p;       /* the output */
-  size_t j;         /* 64-byte vectors put so far */
-  unsigned a;       /* nt: the output's offset in its 64-byte line */
-  int nt, es, bf16; /* non-temporal; the element size (1, 2, 4); dequantize: BF16 words */
+  uint8_t *p; /* the output */
+  size_t j;   /* 64-byte vectors put so far */
+  unsigned a; /* nt: the output's offset in its 64-byte line */
+  int nt, es; /* non-temporal; the element size (1, 2: dequantize's BF16 words, 4) */
   __m512i prev, idx;
 } nt_out;
 
 /* nt: the caller's choice, for an output whose offset in its line is a multiple of es */
 static inline nt_out
-nt_out_start (void *out, int es, int nt, int bf16)
+nt_out_start (void *out, int es, int nt)
 {
-  nt_out w = { (uint8_t *) out, 0, (unsigned) ((uintptr_t) out & 63), nt, es, bf16,
+  nt_out w = { (uint8_t *) out, 0, (unsigned) ((uintptr_t) out & 63), nt, es,
                _mm512_setzero_si512 (), _mm512_setzero_si512 () };
   /* line element i = element (lanes - e + i) of prev:v, e = a / es elements of prev first */
   unsigned e = w.a / (unsigned) es, lanes = 64 / (unsigned) es;
   uint8_t ix[64];
   uint16_t ix16[32];
   for (unsigned i = 0; i < 64; i++)
-    ix[i] = (uint8_t) (lanes - e + i), ix16[i % 32] = (uint16_t) (lanes - e + i % 32);
+    ix[i] = (uint8_t) (lanes - e + i);
+  for (unsigned i = 0; i < 32; i++)
+    ix16[i] = (uint16_t) (lanes - e + i);
   w.idx = es == 1 ? _mm512_loadu_si512 ((const void *) ix)
           : es == 2 ? _mm512_loadu_si512 ((const void *) ix16)
                     : _mm512_cvtepu16_epi32 (_mm256_loadu_si256 ((const void *) ix16));
@@ -478,13 +482,17 @@ nt_out_end (nt_out *w, int nt)
  * the sign shifted into each code's dword first (the sixteen-block loop; INT8 as NARROW_VBMI) */
 enum { NARROW_PACKS, NARROW_VBMI, NARROW_VBMI_SIGNED };
 
-/* Two blocks' codes on the fast path, unpacked, to dst (64 bytes): a0 a1 and b0 b1 their
- * inputs, xa and xb their exponent offsets (as for lanes_magic).  The dword codes are narrowed by
- * two packs, whose in-lane order one dword permute restores (vbmi: by two byte permutes that
- * take each code's byte as it is, and a blend), then saturated and signed 64 bytes at a time.  Narrowing each vector by itself (vpmovdb) and saturating and signing 16 bytes at a
- * time took a sixth more time in cache (AMD EPYC family 26 model 2, 2026-11-28); so did the
- * sign moved into each dword code by a shift and a ternary-logic op (three more vector ops per
- * 16 lanes than the masks). */
+/* Two blocks' codes on the fast path, unpacked, to dst (64 bytes), or when w is given to the
+ * non-temporal writer, which ignores dst: a0 a1 and b0 b1 their inputs, xa and xb their exponent
+ * offsets (as for lanes_magic); masked (fixed at compile time, so that the sixteen-block loop
+ * has no op for it): only the bytes of keep are kept, the others zeroed (a NaN/Inf block's).
+ * The dword codes are narrowed by two packs, whose in-lane order one dword permute restores
+ * (vbmi: by two byte permutes that take each code's byte as it is, and a blend), then
+ * saturated and signed 64 bytes at a time.  Narrowing each vector by itself (vpmovdb) and
+ * saturating and signing 16 bytes at a time took a sixth more time in cache (AMD EPYC family 26
+ * model 2, 2026-11-28); in the four-block loop so did the sign moved into each dword code by a
+ * shift and a ternary-logic op (three more vector ops per 16 lanes than the masks), which the
+ * sixteen-block loop's narrowing (NARROW_VBMI_SIGNED) gains by, with t clamped. */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
            const uint16_t *rbits, size_t blk, const magk *k, int narrow, int masked, __mmask64 keep,
@@ -502,37 +510,40 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
        * op, a select that also clears sr's exponent field above the code).  The four compares,
        * three mask merges and two byte ops of the other narrowing took more time: on AMD EPYC
        * family 26 model 2, in cache, E4M3, 2.1-2.2 ns per block against 2.0 (sr: the and that
-       * cleared its exponent field was one more op per 16 lanes, 3.19 -> 3.03 ns per block) */
-#define MXK_SIGNED(b, x, r) _mm512_ternarylogic_epi32 (lanes_code (b, x, r, k, 1, 1), _mm512_srlv_epi32 (b, k->sshift), k->ssel, 0xD8)
+       * cleared its exponent field was one more op per 16 lanes, 3.20 -> 3.04 ns per block).
+       * 0xD8: ssel's bits from the shifted b, the others from the code */
+#define MXK_SIGNED(b, x, r)                                                                         \
+  _mm512_ternarylogic_epi32 (lanes_code (b, x, r, k, 1, 1), _mm512_srlv_epi32 (b, k->sshift), k->ssel, 0xD8)
       /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
       y = _mm512_mask_blend_epi64 (0xF0, permt2b (MXK_SIGNED (a0, xa, r0), k->nidx, MXK_SIGNED (a1, xa, r1)),
                                    permt2b (MXK_SIGNED (b0, xb, r2), k->nidx, MXK_SIGNED (b1, xb, r3)));
 #undef MXK_SIGNED
-      if (masked)
-        y = _mm512_maskz_mov_epi8 (keep, y);
-      _mm512_storeu_si512 ((void *) dst, y);
-      return;
-    }
-  __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
-  __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
-  if (narrow != NARROW_PACKS)
-    {
-      /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
-      y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1, 0), k->nidx, lanes_code (a1, xa, r1, k, 1, 0)),
-                                   permt2b (lanes_code (b0, xb, r2, k, 1, 0), k->nidx, lanes_code (b1, xb, r3, k, 1, 0)));
     }
   else
     {
-      y = _mm512_packus_epi16 (_mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0, 0), lanes_code (a1, xa, r1, k, 0, 0)),
-                               _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0, 0), lanes_code (b1, xb, r3, k, 0, 0)));
-      /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
-      const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-      y = _mm512_permutexvar_epi32 (ord, y);
+      __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
+      __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
+      if (narrow != NARROW_PACKS)
+        {
+          /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
+          y = _mm512_mask_blend_epi64 (
+            0xF0, permt2b (lanes_code (a0, xa, r0, k, 1, 0), k->nidx, lanes_code (a1, xa, r1, k, 1, 0)),
+            permt2b (lanes_code (b0, xb, r2, k, 1, 0), k->nidx, lanes_code (b1, xb, r3, k, 1, 0)));
+        }
+      else
+        {
+          y = _mm512_packus_epi16 (
+            _mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0, 0), lanes_code (a1, xa, r1, k, 0, 0)),
+            _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0, 0), lanes_code (b1, xb, r3, k, 0, 0)));
+          /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
+          const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+          y = _mm512_permutexvar_epi32 (ord, y);
+        }
+      y = _mm512_min_epu8 (y, _mm512_broadcast_i32x4 (k->maxmag8));
+      __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
+      y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y)
+                    : _mm512_mask_add_epi8 (y, s, y, _mm512_broadcast_i32x4 (k->signbit8)); /* = or */
     }
-  y = _mm512_min_epu8 (y, _mm512_broadcast_i32x4 (k->maxmag8));
-  __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
-  y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y)
-                : _mm512_mask_add_epi8 (y, s, y, _mm512_broadcast_i32x4 (k->signbit8)); /* = or */
   if (masked)
     y = _mm512_maskz_mov_epi8 (keep, y);
   if (w) /* the four-block loop's non-temporal stores */
@@ -627,7 +638,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       return;
     }
   /* unpacked codes to cb: the output, or for the non-temporal writer (w) the four blocks'
-   * 128 bytes here first */
+   * 128 bytes here first (reloaded as two vectors: a store-forwarding stall, on a rare path) */
   uint8_t c4[4 * MX_BLOCK];
   uint8_t *cb = w ? c4 : codes + blk * MX_BLOCK;
 #pragma GCC unroll 4
@@ -740,7 +751,8 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
       load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
       load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
       pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0, NULL);
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0,
+                 NULL);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
    * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
@@ -810,7 +822,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   k.rnd = rnd, k.is_int = is_int;
   size_t pb = mxk__packed_block_bytes (packing), blk = 0;
   uint8_t c[MX_BLOCK];
-  nt_out w = nt_out_start (codes, vbmi ? 1 : 4, nt, 0);
+  nt_out w = nt_out_start (codes, vbmi ? 1 : 4, nt);
   for (; blk + 4 <= nb; blk += 4)
     group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi, nt ? &w : NULL);
   nt_out_end (&w, nt);
@@ -880,7 +892,7 @@ quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
   const mxk_fmt *f = mxk__fmt (elem);
   size_t nb = n / MX_BLOCK;
   /* the non-temporal writer's line permute: bytes on avx512vbmi, dwords on avx512 */
-  int nt = whole == MXK_WHOLE_NT && (vbmi || (uintptr_t) codes % 4 == 0);
+  int nt = whole == MXK_WHOLE_NT && packing == MX_PACKING_UNPACKED && (vbmi || (uintptr_t) codes % 4 == 0);
   if (vbmi && whole == MXK_WHOLE_SMALL && packing == MX_PACKING_UNPACKED && nb >= 16)
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits);
   else if (vbmi && nt)
@@ -1075,7 +1087,7 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
 {
   if (!nt)
     {
-      if (w->bf16)
+      if (w->es == 2)
         {
           _mm256_storeu_si256 ((void *) ((uint16_t *) w->p + blk * MX_BLOCK), bf16_16 (r0));
           _mm256_storeu_si256 ((void *) ((uint16_t *) w->p + blk * MX_BLOCK + 16), bf16_16 (r1));
@@ -1086,7 +1098,7 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
           _mm512_storeu_ps ((float *) w->p + blk * MX_BLOCK + 16, r1);
         }
     }
-  else if (w->bf16)
+  else if (w->es == 2)
     nt_out_put (w, _mm512_inserti64x4 (_mm512_castsi256_si512 (bf16_16 (r0)), bf16_16 (r1), 1), nt);
   else
     {
@@ -1138,8 +1150,8 @@ dequantize_blocks (void *out, mx_format_id out_fmt, const uint8_t *scales, const
                    mx_packing packing, const dotk *tk, int kind, int vbmi, int whole_nt)
 {
   int es = out_fmt == MX_BF16 ? 2 : 4;
-  int nt = (whole_nt || nb * MX_BLOCK * (size_t) es >= MXK_NT_MIN_BYTES) && ((uintptr_t) out & 63) % (unsigned) es == 0;
-  nt_out w = nt_out_start (out, es, nt, out_fmt == MX_BF16);
+  int nt = (whole_nt || mxk__dq_nt (out_fmt, nb * MX_BLOCK)) && ((uintptr_t) out & 63) % (unsigned) es == 0;
+  nt_out w = nt_out_start (out, es, nt);
   if (w.nt)
     dequantize_loop (w, scales, codes, nb, packing, tk, kind, vbmi, 1);
   else
@@ -1266,5 +1278,6 @@ dot_avx512 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
 const mxk__ops mxk__ops_avx512 = { quantize_avx512, dequantize_avx512, dot_avx512, quantize_avx512,
                                    quantize_avx512_nt, dequantize_avx512_nt };
 const mxk__ops mxk__ops_avx512vbmi = { quantize_avx512vbmi, dequantize_avx512vbmi, dot_avx512,
-                                       quantize_avx512vbmi_big, quantize_avx512vbmi_nt, dequantize_avx512vbmi_nt };
+                                       quantize_avx512vbmi_big, quantize_avx512vbmi_nt,
+                                       dequantize_avx512vbmi_nt };
 #endif
