@@ -10,6 +10,7 @@
 #include "internal.h"
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 #include <immintrin.h>
+#include <pthread.h>
 #include "pack_sse.h"
 
 typedef struct
@@ -184,31 +185,29 @@ magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 kup)
 #undef MXK_RU
 }
 
-/* Its callers set k.rnd and k.is_int (and nomax) again from their own constants: returned
- * through memory from a call, they became run-time tests in the loops (quantize from DRAM lost
- * a tenth). */
-static inline magk
-magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
+/* The slots of the magic's table below emin (32 less the format's binades) hold emin's entry;
+ * where the lowest is at most a quarter of the smallest quantum (sr: 2^-18 of it), t is clamped
+ * to it instead of 2^-126, so it rounds as every smaller t does, and E' needs no max (nomax).
+ * E5M2 (30 binades) has no room. */
+static inline int
+magic_slack (const mxk_fmt *f)
 {
-  uint32_t tmax = f->is_int ? 0 : mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f));
-  magk k;
-  k.rnd = rnd;
-  int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
-  int sr = rnd == MX_SR ? MXK_SR_BITS : 0; /* sr: 16 binades lower */
-  k.expm = _mm512_set1_epi32 (0x7F800000);
-  k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
-  k.rcp = _mm512_set1_ps (f->rcp_max);
-  k.absm = _mm512_set1_epi32 (0x7FFFFFFF);
-  k.eminf = _mm512_set1_epi32 (f->emin + 127);
-  /* the table's slots below emin (32 less the format's binades) hold emin's entry; where the
-   * lowest is at most a quarter of the smallest quantum (sr: 2^-18 of it), t is clamped to it
-   * instead of 2^-126, so it rounds as every smaller t does, and E' needs no max.  E5M2 (30
-   * binades) has no room. */
-  int slack = f->is_int ? 0 : 32 - (f->emax - f->emin + 1);
-  k.nomax = slack >= f->mbits + 2 + (sr ? 16 : 0);
-  k.tlo = _mm512_set1_epi32 (k.nomax ? (f->emin - slack + 127) << 23 : 0x800000);
-  uint32_t tm[32] = { 0 };
-  for (int e = f->emin - (k.nomax ? slack : 0); !f->is_int && e <= f->emax; e++)
+  return f->is_int ? 0 : 32 - (f->emax - f->emin + 1);
+}
+
+static inline int
+magic_nomax (const mxk_fmt *f, int sr)
+{
+  return magic_slack (f) >= f->mbits + 2 + (sr ? 16 : 0);
+}
+
+/* The magic's table of a float format (half: rna's; sr: MXK_SR_BITS for sr's, else 0). */
+static void
+magic_table (uint32_t tm[32], const mxk_fmt *f, int half, int sr)
+{
+  int nomax = magic_nomax (f, sr), slack = magic_slack (f);
+  memset (tm, 0, 32 * sizeof *tm);
+  for (int e = f->emin - (nomax ? slack : 0); e <= f->emax; e++)
     {
       int ee = e < f->emin ? f->emin : e;
       uint32_t expo = (uint32_t) (ee + f->bias - 1) << f->mbits;
@@ -218,13 +217,58 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
       tm[(e + 127) & 31] = ((uint32_t) (ee + 127 + 23 - f->mbits - half - sr) << 23)
                            + (half ? 2 * expo + 1 : expo << sr);
     }
-  k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
+}
+
+/* Every float format's three tables (rne and the others, rna, sr), its largest value's bits and
+ * the narrowing's byte indices, made once, as the format table is (mxk__fmt): made per call
+ * they were half of a call's fixed cost (AMD EPYC family 26 model 2: some 40 of 78 ns). */
+static uint32_t magic_tabs[MX_FORMAT_COUNT][3][32], magic_tmax[MX_FORMAT_COUNT];
+static uint8_t magic_nidx[2][64];
+static pthread_once_t magic_once = PTHREAD_ONCE_INIT;
+
+static void
+magic_init (void)
+{
   /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, the code's byte
    * in lanes_code's dwords under trunc (sr: 2, above its 16 bits of fraction; else 0) */
-  uint8_t ix[64];
   for (int j = 0; j < 64; j++)
-    ix[j] = (uint8_t) (4 * (j % 32) + (sr ? 2 : 0));
-  k.nidx = _mm512_loadu_si512 ((const void *) ix);
+    magic_nidx[0][j] = (uint8_t) (4 * (j % 32)), magic_nidx[1][j] = (uint8_t) (4 * (j % 32) + 2);
+  for (int id = 0; id < MX_FORMAT_COUNT; id++)
+    {
+      const mxk_fmt *f = mxk__fmt ((mx_format_id) id);
+      if (f == NULL || f->is_int)
+        continue;
+      magic_tmax[id] = mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f));
+      for (int v = 0; v < 3; v++)
+        magic_table (magic_tabs[id][v], f, v == 1, v == 2 ? MXK_SR_BITS : 0);
+    }
+}
+
+/* Its callers set k.rnd and k.is_int (and nomax) again from their own constants: returned
+ * through memory from a call, they became run-time tests in the loops (quantize from DRAM lost
+ * a tenth). */
+static inline magk
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
+{
+  pthread_once (&magic_once, magic_init);
+  uint32_t tmax = magic_tmax[f->id];
+  magk k;
+  k.rnd = rnd;
+  int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
+  int sr = rnd == MX_SR ? MXK_SR_BITS : 0; /* sr: 16 binades lower */
+  k.expm = _mm512_set1_epi32 (0x7F800000);
+  k.xoff = _mm512_set1_epi32 (rule == MX_SCALE_RCEIL_FP32 ? 127 << 23 : (127 + f->emax) << 23);
+  k.rcp = _mm512_set1_ps (f->rcp_max);
+  k.absm = _mm512_set1_epi32 (0x7FFFFFFF);
+  k.eminf = _mm512_set1_epi32 (f->emin + 127);
+  /* t clamped to the table's lowest binade where it has room (magic_slack), else 2^-126 */
+  int slack = magic_slack (f);
+  k.nomax = magic_nomax (f, sr);
+  k.tlo = _mm512_set1_epi32 (k.nomax ? (f->emin - slack + 127) << 23 : 0x800000);
+  static const uint32_t zeros[32];
+  const uint32_t *tm = f->is_int ? zeros : magic_tabs[f->id][half ? 1 : sr ? 2 : 0];
+  k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
+  k.nidx = _mm512_loadu_si512 ((const void *) magic_nidx[sr != 0]);
   /* the sign bit of b moved onto the code's (bit 31 to the signbit's bit of the code's byte) */
   k.sshift = _mm512_set1_epi32 (f->is_int ? 0 : (sr ? 15 : 31) - __builtin_ctz (f->signbit));
   /* the code's byte from its sign bit up (sr: in byte 2) comes from the shifted b: the sign, and
