@@ -670,8 +670,9 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     {
       /* the four blocks on the fast path, two at a time (unpacked; or packed low nibble first,
        * from the unpacked bytes by one multiply-add of byte pairs: until 2026-11-28 16 codes at
-       * a time, on AMD EPYC family 26 model 2 E2M1 in cache 0.24 of the stream, now 0.35, and
-       * at 256 MiB 0.78-0.82, now 0.99-1.00); a NaN/Inf block's codes zeroed by a
+       * a time, on AMD EPYC family 26 model 2 E2M1 in cache 0.24 of the stream, now 0.35 (by
+       * the sixteen-block loop, 0.51), and at 256 MiB 0.78-0.82, now 0.99-1.00); a NaN/Inf
+       * block's codes zeroed by a
        * byte mask made from its bit in nan by scalar ops (a vector mask made from the maximum
        * tree lengthened the loop's critical path: 8% more time in cache on uniform data, 17%
        * for INT8; zeroing them after, by a branch taken at random, cost quantize from DRAM
@@ -728,7 +729,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     }
 }
 
-/* The avx512vbmi path's quantize, unpacked: sixteen blocks at a time.  g16_scan finds the
+/* The avx512vbmi path's quantize, unpacked or fp4-lo-first: sixteen blocks at a time.  g16_scan finds the
  * sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
  * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
  * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
@@ -781,11 +782,14 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
   _mm512_storeu_si512 ((void *) g->xv, xl);
 }
 
-/* A scanned group on the fast path (NaN and Inf blocks included): its scales and codes. */
+/* A scanned group on the fast path (NaN and Inf blocks included): its scales and codes,
+ * unpacked or fp4-lo-first (pair_fast). */
 static inline __attribute__ ((always_inline)) void
 g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
-           const g16 *g, const uint16_t *rbits, const magk *k, mx_rounding rnd, int is_int, int nomax)
+           const g16 *g, const uint16_t *rbits, const magk *k, mx_rounding rnd, int is_int, int nomax,
+           mx_packing packing)
 {
+  size_t pb = mxk__packed_block_bytes (packing);
   _mm_storeu_si128 ((void *) (scales + blk), g->sc);
   /* the loop's constants taken into registers here: GCC keeps k in memory, and each use in the
    * loop loaded it again (in cache: 2.5 ns per block, 2.35 with them held) */
@@ -799,16 +803,16 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
       __m512i a0, a1, b0, b1;
       load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
       load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
-      pair_fast (codes + (blk + (size_t) j) * MX_BLOCK, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
+      pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
                  _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0,
-                 NULL, MX_PACKING_UNPACKED);
+                 NULL, packing);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
    * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
    * group (AMD EPYC family 26 model 2, E4M3 1 MiB: 0.51 -> 0.49 of the stream on uniform data) */
   for (unsigned j = 0, nan = g->nan; nan; j++, nan >>= 1)
     if (nan & 1)
-      memset (codes + (blk + j) * MX_BLOCK, 0, MX_BLOCK);
+      memset (codes + (blk + j) * pb, 0, pb);
 }
 
 /* Inlined into its callers when optimizing (its rounding, flags and input format are then
@@ -841,7 +845,7 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
           if (blk + 32 <= nb)
             g16_scan (&gs[i ^ 1], in, in_fmt, blk + 16, rule, &k);
           if (!gs[i].off)
-            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax);
+            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax, packing);
           else
             for (int j = 0; j < 16; j += 4)
               group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, 1, NULL);
@@ -884,7 +888,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
 }
 
-/* The sixteen-block loop (avx512vbmi, unpacked, inputs below mxk__q16_big's limit), with the input
+/* The sixteen-block loop (avx512vbmi, unpacked or fp4-lo-first, inputs below mxk__q16_big's limit), with the input
  * format and nomax fixed at compile time in each copy: as run-time tests they were two branches
  * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
@@ -917,14 +921,14 @@ MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
-/* The avx512vbmi path's sixteen-block loop (unpacked, inputs below mxk__q16_big's limit), a
+/* The avx512vbmi path's sixteen-block loop (unpacked or fp4-lo-first, inputs below mxk__q16_big's limit), a
  * function of its own: inlined beside the four-block loop, it made GCC keep that loop's
  * constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
 static __attribute__ ((noinline)) void
 quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
-                  const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits)
+                  const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                  mx_packing packing)
 {
-  mx_packing packing = MX_PACKING_UNPACKED;
   MXK__QUANTIZE_BY_ROUNDING (quantize_fast16, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
 }
 
@@ -942,8 +946,9 @@ quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
   size_t nb = n / MX_BLOCK;
   /* the non-temporal writer's line permute: bytes on avx512vbmi, dwords on avx512 */
   int nt = whole == MXK_WHOLE_NT && packing == MX_PACKING_UNPACKED && (vbmi || (uintptr_t) codes % 4 == 0);
-  if (vbmi && whole == MXK_WHOLE_SMALL && packing == MX_PACKING_UNPACKED && nb >= 16)
-    quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits);
+  if (vbmi && whole == MXK_WHOLE_SMALL && (packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST)
+      && nb >= 16)
+    quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing);
   else if (vbmi && nt)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi_nt, f, rnd, rbits, packing,
                                scales, codes, in, in_fmt, nb, f, rule);
