@@ -593,7 +593,8 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   if (w) /* the four-block loop's non-temporal stores */
     nt_out_put (w, y, 1);
   else if (packing == MX_PACKING_FP4_LO_FIRST) /* byte i: code 2i | code 2i+1 << 4 (codes < 16) */
-    _mm256_storeu_si256 ((void *) dst, _mm512_cvtepi16_epi8 (_mm512_maddubs_epi16 (y, _mm512_set1_epi16 (0x1001))));
+    _mm256_storeu_si256 ((void *) dst,
+                         _mm512_cvtepi16_epi8 (_mm512_maddubs_epi16 (y, _mm512_set1_epi16 (0x1001))));
   else
     _mm512_storeu_si512 ((void *) dst, y);
 }
@@ -671,12 +672,12 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       /* the four blocks on the fast path, two at a time (unpacked; or packed low nibble first,
        * from the unpacked bytes by one multiply-add of byte pairs: until 2026-11-28 16 codes at
        * a time, on AMD EPYC family 26 model 2 E2M1 in cache 0.24 of the stream, now 0.35 (by
-       * the sixteen-block loop, 0.51), and at 256 MiB 0.78-0.82, now 0.99-1.00); a NaN/Inf
-       * block's codes zeroed by a
-       * byte mask made from its bit in nan by scalar ops (a vector mask made from the maximum
-       * tree lengthened the loop's critical path: 8% more time in cache on uniform data, 17%
-       * for INT8; zeroing them after, by a branch taken at random, cost quantize from DRAM
-       * about a tenth on data with a NaN or an Inf in one block of 16) */
+       * the sixteen-block loop, 0.51), and at 256 MiB 0.78-0.82, now 0.99-1.00).  A NaN/Inf
+       * block's codes are zeroed by a byte mask made from its bit in nan by scalar ops (a
+       * vector mask made from the maximum tree lengthened the loop's critical path: 8% more
+       * time in cache on uniform data, 17% for INT8; zeroing them after, by a branch taken at
+       * random, cost quantize from DRAM about a tenth on data with a NaN or an Inf in one block
+       * of 16) */
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
                  _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi ? NARROW_VBMI : NARROW_PACKS, 1,
@@ -729,8 +730,8 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     }
 }
 
-/* The avx512vbmi path's quantize, unpacked or fp4-lo-first: sixteen blocks at a time.  g16_scan finds the
- * sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
+/* The avx512vbmi path's quantize, unpacked or fp4-lo-first: sixteen blocks at a time.  g16_scan
+ * finds the sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
  * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
  * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
  * registers) for their codes.  The loop scans the next group before it codes this one, so that
@@ -888,8 +889,8 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
 }
 
-/* The sixteen-block loop (avx512vbmi, unpacked or fp4-lo-first, inputs below mxk__q16_big's limit), with the input
- * format and nomax fixed at compile time in each copy: as run-time tests they were two branches
+/* The sixteen-block loop (avx512vbmi, unpacked or fp4-lo-first, inputs below mxk__q16_big's
+ * limit), with the input format and nomax fixed at compile time in each copy: as run-time tests they were two branches
  * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
  * build's quantize_any outgrew an 8 MiB stack). */
@@ -921,8 +922,8 @@ MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
-/* The avx512vbmi path's sixteen-block loop (unpacked or fp4-lo-first, inputs below mxk__q16_big's limit), a
- * function of its own: inlined beside the four-block loop, it made GCC keep that loop's
+/* The avx512vbmi path's sixteen-block loop (unpacked or fp4-lo-first, inputs below
+ * mxk__q16_big's limit), a function of its own: inlined beside the four-block loop, it made GCC keep that loop's
  * constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
 static __attribute__ ((noinline)) void
 quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
