@@ -633,6 +633,30 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i
   *xl = _mm512_sub_epi32 (xs, _mm512_set1_epi32 (k->is_int ? 6 << 23 : 0));
 }
 
+/* The packings whose codes the pair route writes (pair_fast's stores): unpacked, and
+ * fp4-lo-first from the unpacked bytes. */
+static inline int
+pair_route (mx_packing packing)
+{
+  return packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST;
+}
+
+/* The blocks from blk to nb (fewer than a group), each by itself. */
+static inline __attribute__ ((always_inline)) void
+tail_blocks (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk, size_t nb,
+             const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, magk k)
+{
+  size_t pb = mxk__packed_block_bytes (packing);
+  uint8_t c[MX_BLOCK];
+  for (; blk < nb; blk++)
+    {
+      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
+                   rbits, k);
+      if (packing != MX_PACKING_UNPACKED)
+        mxk__pack_block (codes + blk * pb, c, packing);
+    }
+}
+
 /* Four blocks from blk, each block loaded once: its two vectors stay in registers from the
  * maximum to the codes.  One maximum tree serves the four: after two cross-block 128-bit
  * shuffles and two in-lane ones, 128-bit lane j holds block j's maximum in every dword, and the
@@ -667,7 +691,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
   scale_lanes (mx, rule, k, &xl, &sc, &off, &nan); /* bit 4j: block j (the dwords of 128-bit lane j agree) */
   uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
   memcpy (scales + blk, &s4, 4);
-  if ((packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST) && !off)
+  if (pair_route (packing) && !off)
     {
       /* the four blocks on the fast path, two at a time (unpacked; or packed low nibble first,
        * from the unpacked bytes by one multiply-add of byte pairs: until 2026-11-28 16 codes at
@@ -834,8 +858,6 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
    * GCC did not always see them, and tested them at run time in the codes' loop */
   magk k = *kp;
   k.rnd = rnd, k.is_int = is_int, k.nomax = nomax;
-  size_t pb = mxk__packed_block_bytes (packing);
-  uint8_t c[MX_BLOCK];
   size_t blk = 0;
   if (nb >= 16)
     {
@@ -854,13 +876,7 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
     }
   for (; blk + 4 <= nb; blk += 4)
     group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, 1, NULL);
-  for (; blk < nb; blk++)
-    {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
-                   rbits, k);
-      if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
-    }
+  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k);
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -874,19 +890,12 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
    * groups by non-temporal stores, the tail's after them by plain ones */
   magk k = magic_consts (f, rule, rnd, is_int);
   k.rnd = rnd, k.is_int = is_int;
-  size_t pb = mxk__packed_block_bytes (packing), blk = 0;
-  uint8_t c[MX_BLOCK];
+  size_t blk = 0;
   nt_out w = nt_out_start (codes, vbmi ? 1 : 4, nt);
   for (; blk + 4 <= nb; blk += 4)
     group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi, nt ? &w : NULL);
   nt_out_end (&w, nt);
-  for (; blk < nb; blk++)
-    {
-      magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f,
-                   rule, rbits, k);
-      if (packing != MX_PACKING_UNPACKED)
-        mxk__pack_block (codes + blk * pb, c, packing);
-    }
+  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k);
 }
 
 /* The sixteen-block loop (avx512vbmi, unpacked or fp4-lo-first, inputs below mxk__q16_big's
@@ -947,8 +956,7 @@ quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
   size_t nb = n / MX_BLOCK;
   /* the non-temporal writer's line permute: bytes on avx512vbmi, dwords on avx512 */
   int nt = whole == MXK_WHOLE_NT && packing == MX_PACKING_UNPACKED && (vbmi || (uintptr_t) codes % 4 == 0);
-  if (vbmi && whole == MXK_WHOLE_SMALL && (packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST)
-      && nb >= 16)
+  if (vbmi && whole == MXK_WHOLE_SMALL && pair_route (packing) && nb >= 16)
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing);
   else if (vbmi && nt)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi_nt, f, rnd, rbits, packing,
