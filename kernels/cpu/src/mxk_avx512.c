@@ -159,8 +159,10 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
 typedef struct
 {
   __m512i absm, eminf, tlo, tm0, tm1, magicb, expm, xoff, fastlo, nidx;
-  __m512i sshift, ssel, tmax; /* the avx512vbmi narrowing's sign (its shift, the bits it sets) and clamp */
-  __m128i maxmag8, signbit8;
+  __m512i sidx;           /* the avx512vbmi narrowing's permute of the inputs' sign bytes */
+  __m512i p6idx;          /* fp6-3byte: the three low bytes of each dword (avx512vbmi) */
+  __m512i maxmag, signbit; /* in every byte */
+  int sgnshift;            /* signbit's distance below bit 7 */
   __m512 magic, rcp;
   int is_int, nomax;
   mx_rounding rnd;
@@ -222,8 +224,8 @@ magic_table (uint32_t tm[32], const mxk_fmt *f, int half, int sr)
 /* Every float format's three tables (rne and the others, rna, sr), its largest value's bits and
  * the narrowing's byte indices, made once, as the format table is (mxk__fmt): made per call
  * they were half of a call's fixed cost (AMD EPYC family 26 model 2: some 40 of 78 ns). */
-static uint32_t magic_tabs[MX_FORMAT_COUNT][3][32], magic_tmax[MX_FORMAT_COUNT];
-static uint8_t magic_nidx[2][64];
+static uint32_t magic_tabs[MX_FORMAT_COUNT][3][32];
+static uint8_t magic_nidx[2][64], magic_sidx[64], magic_p6idx[64];
 static pthread_once_t magic_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -232,13 +234,14 @@ magic_init (void)
   /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, the code's byte
    * in lanes_code's dwords under trunc (sr: 2, above its 16 bits of fraction; else 0) */
   for (int j = 0; j < 64; j++)
-    magic_nidx[0][j] = (uint8_t) (4 * (j % 32)), magic_nidx[1][j] = (uint8_t) (4 * (j % 32) + 2);
+    magic_nidx[0][j] = (uint8_t) (4 * (j % 32)), magic_nidx[1][j] = (uint8_t) (4 * (j % 32) + 2),
+    magic_sidx[j] = (uint8_t) (4 * (j % 32) + 3), /* the sign's byte */
+    magic_p6idx[j] = (uint8_t) (j < 48 ? 4 * (j / 3) + j % 3 : 0);
   for (int id = 0; id < MX_FORMAT_COUNT; id++)
     {
       const mxk_fmt *f = mxk__fmt ((mx_format_id) id);
       if (f == NULL || f->is_int)
         continue;
-      magic_tmax[id] = mxk__f2u (mxk__decode ((uint8_t) f->maxmag, f));
       for (int v = 0; v < 3; v++)
         magic_table (magic_tabs[id][v], f, v == 1, v == 2 ? MXK_SR_BITS : 0);
     }
@@ -251,7 +254,6 @@ static inline magk
 magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
 {
   pthread_once (&magic_once, magic_init);
-  uint32_t tmax = magic_tmax[f->id];
   magk k;
   k.rnd = rnd;
   int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
@@ -269,14 +271,12 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   const uint32_t *tm = f->is_int ? zeros : magic_tabs[f->id][half ? 1 : sr ? 2 : 0];
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
   k.nidx = _mm512_loadu_si512 ((const void *) magic_nidx[sr != 0]);
-  /* the sign bit of b moved onto the code's (bit 31 to the signbit's bit of the code's byte) */
-  k.sshift = _mm512_set1_epi32 (f->is_int ? 0 : (sr ? 15 : 31) - __builtin_ctz (f->signbit));
-  /* the code's byte from its sign bit up (sr: in byte 2) comes from the shifted b: the sign, and
-   * zeros above it where the sum has its exponent field (sr), which no mask then clears */
-  k.ssel = _mm512_set1_epi32 ((int) ((0x100u - f->signbit) << (sr ? 16 : 0)));
-  k.tmax = _mm512_set1_epi32 ((int) tmax);
-  k.maxmag8 = _mm_set1_epi8 ((char) f->maxmag);
-  k.signbit8 = _mm_set1_epi8 ((char) f->signbit);
+  /* the avx512vbmi narrowing's signs: byte 3 of each input (pair_fast) */
+  k.sidx = _mm512_loadu_si512 ((const void *) magic_sidx);
+  k.p6idx = _mm512_loadu_si512 ((const void *) magic_p6idx);
+  k.maxmag = _mm512_set1_epi8 ((char) f->maxmag);
+  k.signbit = _mm512_set1_epi8 ((char) f->signbit);
+  k.sgnshift = f->is_int ? 0 : 7 - __builtin_ctz (f->signbit);
   /* 1.5 * 2^(23 - half), rna's plus one ulp (its sum's bits: magic's + 1 + h, so that the code
    * (h + 1) >> 1 is byte 0 of them shifted once); sr: 128 */
   uint32_t im = mxk__f2u (sr ? 128.0f : half ? 6291456.0f : 12582912.0f) + (uint32_t) half;
@@ -304,13 +304,9 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
  * into a run-time branch (with sr's code added GCC stopped inlining it, and rne in cache took
  * 13.2 ns per block instead of 6.8). */
 static inline __attribute__ ((always_inline)) __m512i
-lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
+lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
 {
   __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (_mm512_and_si512 (b, k->absm), xs), k->tlo), code;
-  /* sat: t no larger than the format's largest value, which every rounding keeps: the code is
-   * then saturated already (no larger than maxmag, below the sign bit) */
-  if (sat)
-    t = _mm512_min_epi32 (t, k->tmax);
   /* rup rounds the magnitude up on the positive lanes, rdn on the negative ones, zeros (+0, -0)
    * not: their t is the clamp, which rounds to 0 toward zero */
   __mmask16 kup = k->rnd == MX_RUP ? _mm512_cmpgt_epi32_mask (b, _mm512_setzero_si512 ())
@@ -319,8 +315,9 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
   /* trunc: the caller keeps only the code's byte of each dword (byte 0; sr: byte 2, above its
    * 16 bits of fraction), so the bits above it may stay: the sum's exponent field (cleared for
    * sr all the same, since the carry from its random word can reach bit 23, and its byte holds
-   * bit 23; under sat the caller's select overwrites it instead), and for INT8 the magic's bits,
-   * whose bits 0-7 and 16-23 are zeros */
+   * bit 23), and for INT8 the magic's bits, whose bits 0-7 and 16-23 are zeros.  The codes are
+   * not saturated: below 2^(emax+1) (floor) or at most the largest value and an ulp (rceil), t
+   * rounds at most to 2^(emax+1), whose code is at most 128, as INT8's is */
   if (k->is_int)
     {
       code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, kup));
@@ -335,10 +332,7 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
         idx = _mm512_max_epi32 (idx, k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
       code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, kup));
-      /* sat: the caller (pair_fast's MXK_SIGNED) overwrites the code's byte from its sign bit
-       * up by a select, sr's exponent field bit 23 among them, so it is not cleared here; a
-       * caller with sat and without that select would keep it */
-      if (!trunc || (k->rnd == MX_SR && !sat))
+      if (!trunc || k->rnd == MX_SR)
         code = _mm512_and_si512 (code, _mm512_set1_epi32 (0x7FFFFF));
     }
   if (k->rnd == MX_SR)
@@ -356,17 +350,17 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc, int sat)
 static inline __attribute__ ((always_inline)) __m128i
 sat_sign16 (__m128i mag, __mmask16 ks, const magk *k)
 {
-  mag = _mm_min_epu8 (mag, k->maxmag8);
+  mag = _mm_min_epu8 (mag, _mm512_castsi512_si128 (k->maxmag));
   if (k->is_int)
     return _mm_mask_sub_epi8 (mag, ks, _mm_setzero_si128 (), mag);
-  return _mm_mask_add_epi8 (mag, ks, mag, k->signbit8); /* = or: mag < signbit */
+  return _mm_mask_add_epi8 (mag, ks, mag, _mm512_castsi512_si128 (k->signbit)); /* = or: mag < signbit */
 }
 
 static inline __attribute__ ((always_inline)) __m128i
 lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k)
 {
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
-  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, 0, 0)), ks, k);
+  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, 0)), ks, k);
 }
 
 /* Block blk's 32 inputs as FP32 bits; pf: prefetch MXK_PREFETCH elements on (not for a block
@@ -442,6 +436,15 @@ permt2b (__m512i a, __m512i idx, __m512i b)
 {
   __asm__ ("vpermt2b %2, %1, %0" : "+v"(a) : "v"(idx), "v"(b));
   return a;
+}
+
+/* vpermb (AVX512_VBMI), likewise: byte i is byte idx[i] mod 64 of a. */
+static inline __attribute__ ((always_inline)) __m512i
+permb (__m512i idx, __m512i a)
+{
+  __m512i r;
+  __asm__ ("vpermb %2, %1, %0" : "=v"(r) : "v"(idx), "v"(a));
+  return r;
 }
 
 /* A writer of 64-byte vectors in order (dequantize's values; quantize's unpacked codes, two
@@ -521,25 +524,26 @@ nt_out_end (nt_out *w, int nt)
   _mm_sfence ();
 }
 
-/* pair_fast's narrowings: the avx512 path's packs; avx512vbmi's byte permutes, with the sign and
- * saturation applied to bytes from compare masks (the four-block loop), or with t clamped and
- * the sign shifted into each code's dword first (the sixteen-block loop; INT8 as NARROW_VBMI) */
-enum { NARROW_PACKS, NARROW_VBMI, NARROW_VBMI_SIGNED };
-
 /* Two blocks' codes on the fast path, unpacked, to dst (64 bytes), or when w is given to the
  * non-temporal writer, which ignores dst: a0 a1 and b0 b1 their inputs, xa and xb their exponent
- * offsets (as for lanes_magic); masked (fixed at compile time, so that the sixteen-block loop
- * has no op for it): only the bytes of keep are kept, the others zeroed (a NaN/Inf block's).
- * The dword codes are narrowed by two packs, whose in-lane order one dword permute restores
- * (vbmi: by two byte permutes that take each code's byte as it is, and a blend), then
- * saturated and signed 64 bytes at a time.  Narrowing each vector by itself (vpmovdb) and
- * saturating and signing 16 bytes at a time took a sixth more time in cache (AMD EPYC family 26
- * model 2, 2026-11-28); in the four-block loop so did the sign moved into each dword code by a
- * shift and a ternary-logic op (three more vector ops per 16 lanes than the masks), which the
- * sixteen-block loop's narrowing (NARROW_VBMI_SIGNED) gains by, with t clamped. */
+ * offsets (as for lanes_magic); vbmi: the avx512vbmi path's narrowing; masked (fixed at compile
+ * time, so that the sixteen-block loop has no op for it): only the bytes of keep are kept, the
+ * others zeroed (a NaN/Inf block's).  The magnitude codes are saturated and signed 64 bytes at a
+ * time, after the narrowing.
+ *   avx512vbmi: two byte permutes, each taking one block's 32 code bytes (in both halves), and a
+ * blend; the signs come from the inputs themselves, byte 3 of each FP32 (its sign in bit 7), by
+ * the same two permutes and blend, and go into the saturated codes by one ternary-logic op (the
+ * FP6 and FP4 formats' sign bit lower: one shift first; INT8: a negation under their mask).
+ * Until 2026-11-28 the sixteen-block loop clamped t to the largest value and moved the sign into
+ * each dword code by a shift and a ternary op, and the four-block loop took the signs as compare
+ * masks: on AMD EPYC family 26 model 2, in cache, E4M3 2.32 -> 2.04 ns per block (the FP6 and
+ * FP4 formats alike; E5M2 2.37 -> 2.27).
+ *   avx512: the dword codes narrowed by two packs, whose in-lane order one dword permute
+ * restores; the signs from compare masks.  Narrowing each vector by itself (vpmovdb) and
+ * saturating and signing 16 bytes at a time took a sixth more time in cache. */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
-           const uint16_t *rbits, size_t blk, const magk *k, int narrow, int masked, __mmask64 keep,
+           const uint16_t *rbits, size_t blk, const magk *k, int vbmi, int masked, __mmask64 keep,
            nt_out *w, mx_packing packing)
 {
   __m512i r0, r1, r2, r3;
@@ -547,46 +551,33 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   load_rbits (&r2, &r3, rbits, blk + 1, k->rnd);
   const __m512i z = _mm512_setzero_si512 ();
   __m512i y;
-  if (narrow == NARROW_VBMI_SIGNED && !k->is_int)
+  if (vbmi)
     {
-      /* t clamped to the format's largest value (sat), so that the codes need no saturation,
-       * and the sign moved into each code's dword before the narrowing (a shift and a ternary
-       * op, a select that also clears sr's exponent field above the code).  The four compares,
-       * three mask merges and two byte ops of the other narrowing took more time: on AMD EPYC
-       * family 26 model 2, in cache, E4M3, 2.1-2.2 ns per block against 2.0 (sr: the and that
-       * cleared its exponent field was one more op per 16 lanes, 3.20 -> 3.04 ns per block).
-       * 0xD8: ssel's bits from the shifted b, the others from the code */
-#define MXK_SIGNED(b, x, r)                                                                         \
-  _mm512_ternarylogic_epi32 (lanes_code (b, x, r, k, 1, 1), _mm512_srlv_epi32 (b, k->sshift), k->ssel, 0xD8)
-      /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
-      y = _mm512_mask_blend_epi64 (0xF0, permt2b (MXK_SIGNED (a0, xa, r0), k->nidx, MXK_SIGNED (a1, xa, r1)),
-                                   permt2b (MXK_SIGNED (b0, xb, r2), k->nidx, MXK_SIGNED (b1, xb, r3)));
-#undef MXK_SIGNED
+      y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1), k->nidx, lanes_code (a1, xa, r1, k, 1)),
+                                   permt2b (lanes_code (b0, xb, r2, k, 1), k->nidx, lanes_code (b1, xb, r3, k, 1)));
+      y = _mm512_min_epu8 (y, k->maxmag);
+      __m512i s = _mm512_mask_blend_epi64 (0xF0, permt2b (a0, k->sidx, a1), permt2b (b0, k->sidx, b1));
+      if (k->is_int)
+        y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
+      else
+        {
+          if (k->sgnshift)
+            s = _mm512_srli_epi16 (s, (unsigned) k->sgnshift); /* bit 7 to the sign bit; codes < it */
+          y = _mm512_ternarylogic_epi32 (y, s, k->signbit, 0xD8); /* signbit's bit from s, the rest y's */
+        }
     }
   else
     {
+      y = _mm512_packus_epi16 (
+        _mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0), lanes_code (a1, xa, r1, k, 0)),
+        _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0), lanes_code (b1, xb, r3, k, 0)));
+      /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
+      const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+      y = _mm512_min_epu8 (_mm512_permutexvar_epi32 (ord, y), k->maxmag);
       __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
       __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
-      if (narrow != NARROW_PACKS)
-        {
-          /* each permute puts its block's 32 codes in both halves; the blend takes a's and b's */
-          y = _mm512_mask_blend_epi64 (
-            0xF0, permt2b (lanes_code (a0, xa, r0, k, 1, 0), k->nidx, lanes_code (a1, xa, r1, k, 1, 0)),
-            permt2b (lanes_code (b0, xb, r2, k, 1, 0), k->nidx, lanes_code (b1, xb, r3, k, 1, 0)));
-        }
-      else
-        {
-          y = _mm512_packus_epi16 (
-            _mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0, 0), lanes_code (a1, xa, r1, k, 0, 0)),
-            _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0, 0), lanes_code (b1, xb, r3, k, 0, 0)));
-          /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
-          const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-          y = _mm512_permutexvar_epi32 (ord, y);
-        }
-      y = _mm512_min_epu8 (y, _mm512_broadcast_i32x4 (k->maxmag8));
       __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
-      y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y)
-                    : _mm512_mask_add_epi8 (y, s, y, _mm512_broadcast_i32x4 (k->signbit8)); /* = or */
+      y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y) : _mm512_mask_add_epi8 (y, s, y, k->signbit); /* = or */
     }
   if (masked)
     y = _mm512_maskz_mov_epi8 (keep, y);
@@ -595,6 +586,23 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   else if (packing == MX_PACKING_FP4_LO_FIRST) /* byte i: code 2i | code 2i+1 << 4 (codes < 16) */
     _mm256_storeu_si256 ((void *) dst,
                          _mm512_cvtepi16_epi8 (_mm512_maddubs_epi16 (y, _mm512_set1_epi16 (0x1001))));
+  else if (packing == MX_PACKING_FP6_3BYTE)
+    {
+      /* dword i: codes 4i .. 4i+3 (< 64), 6 bits each from bit 0 up (byte pairs by 1 and 64, word
+       * pairs by 1 and 4096), then the three low bytes of each, 48 in all */
+      __m512i d = _mm512_madd_epi16 (_mm512_maddubs_epi16 (y, _mm512_set1_epi16 (0x4001)),
+                                     _mm512_set1_epi32 (0x10000001));
+      if (vbmi)
+        d = permb (k->p6idx, d);
+      else
+        {
+          /* in each 128-bit lane the 12 bytes first, then the lanes' 3 dwords together */
+          const __m512i drop = _mm512_broadcast_i32x4 (_mm_setr_epi8 (0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1));
+          d = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 3, 7, 11, 15),
+                                        _mm512_shuffle_epi8 (d, drop));
+        }
+      _mm512_mask_storeu_epi8 ((void *) dst, ((__mmask64) 1 << 48) - 1, d);
+    }
   else
     _mm512_storeu_si512 ((void *) dst, y);
 }
@@ -634,11 +642,11 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i
 }
 
 /* The packings whose codes the pair route writes (pair_fast's stores): unpacked, and
- * fp4-lo-first from the unpacked bytes. */
+ * fp4-lo-first and fp6-3byte from the unpacked bytes. */
 static inline int
 pair_route (mx_packing packing)
 {
-  return packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST;
+  return packing == MX_PACKING_UNPACKED || packing == MX_PACKING_FP4_LO_FIRST || packing == MX_PACKING_FP6_3BYTE;
 }
 
 /* The blocks from blk to nb (fewer than a group), each by itself. */
@@ -693,10 +701,12 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
   memcpy (scales + blk, &s4, 4);
   if (pair_route (packing) && !off)
     {
-      /* the four blocks on the fast path, two at a time (unpacked; or packed low nibble first,
-       * from the unpacked bytes by one multiply-add of byte pairs: until 2026-11-28 16 codes at
-       * a time, on AMD EPYC family 26 model 2 E2M1 in cache 0.24 of the stream, now 0.35 (by
-       * the sixteen-block loop, 0.51), and at 256 MiB 0.78-0.82, now 0.99-1.00).  A NaN/Inf
+      /* the four blocks on the fast path, two at a time (unpacked; or packed from the unpacked
+       * bytes, fp4-lo-first by one multiply-add of byte pairs, fp6-3byte by two and a byte
+       * permute: until 2026-11-28 16 codes at a time, on AMD EPYC family 26 model 2 E2M1 in
+       * cache 0.24 of the stream, then 0.35 (by the sixteen-block loop, 0.51), and at 256 MiB
+       * 0.78-0.82, then 0.99-1.00; E2M3 fp6-3byte in cache 0.22, now 0.49, at 256 MiB 0.73,
+       * now 0.85).  A NaN/Inf
        * block's codes are zeroed by a byte mask made from its bit in nan by scalar ops (a
        * vector mask made from the maximum tree lengthened the loop's critical path: 8% more
        * time in cache on uniform data, 17% for INT8; zeroing them after, by a branch taken at
@@ -704,12 +714,12 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * of 16) */
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi ? NARROW_VBMI : NARROW_PACKS, 1,
+                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi, 1,
                  (__mmask64) ~z, w, packing);
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * pb, b[2][0], b[2][1], b[3][0], b[3][1],
                  _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k,
-                 vbmi ? NARROW_VBMI : NARROW_PACKS, 1, (__mmask64) ~z, w, packing);
+                 vbmi, 1, (__mmask64) ~z, w, packing);
       return;
     }
   /* unpacked codes to cb: the output, or for the non-temporal writer (w) the four blocks'
@@ -754,7 +764,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     }
 }
 
-/* The avx512vbmi path's quantize, unpacked or fp4-lo-first: sixteen blocks at a time.  g16_scan
+/* The avx512vbmi path's quantize, on the pair route (pair_route): sixteen blocks at a time.  g16_scan
  * finds the sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
  * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
  * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
@@ -808,7 +818,7 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
 }
 
 /* A scanned group on the fast path (NaN and Inf blocks included): its scales and codes,
- * unpacked or fp4-lo-first (pair_fast). */
+ * unpacked or packed (pair_fast). */
 static inline __attribute__ ((always_inline)) void
 g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
            const g16 *g, const uint16_t *rbits, const magk *k, mx_rounding rnd, int is_int, int nomax,
@@ -820,16 +830,21 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
    * loop loaded it again (in cache: 2.5 ns per block, 2.35 with them held) */
   magk kl = *k;
   kl.rnd = rnd, kl.is_int = is_int, kl.nomax = nomax;
-  __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sshift),
-               "+v"(kl.ssel), "+v"(kl.tmax), "+v"(kl.eminf));
+  __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sidx),
+               "+v"(kl.maxmag), "+v"(kl.signbit), "+v"(kl.eminf));
 #pragma GCC unroll 1
   for (int j = 0; j < 16; j += 2)
     {
       __m512i a0, a1, b0, b1;
       load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
       load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
+      /* each input loaded once, into a register (the barrier keeps GCC from folding the loads
+       * into the codes' first op and loading again for the signs' permutes): with the inputs 16
+       * bytes past a line each load spans two, and the double loads cost (AMD EPYC family 26
+       * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
+      __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
       pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, NARROW_VBMI_SIGNED, 0, 0,
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, 1, 0, 0,
                  NULL, packing);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
@@ -898,7 +913,7 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k);
 }
 
-/* The sixteen-block loop (avx512vbmi, unpacked or fp4-lo-first, inputs below mxk__q16_big's
+/* The sixteen-block loop (avx512vbmi, the pair route's packings, inputs below mxk__q16_big's
  * limit), with the input format and nomax fixed at compile time in each copy: as run-time tests they were two branches
  * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
@@ -931,7 +946,7 @@ MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
-/* The avx512vbmi path's sixteen-block loop (unpacked or fp4-lo-first, inputs below
+/* The avx512vbmi path's sixteen-block loop (the pair route's packings, inputs below
  * mxk__q16_big's limit), a function of its own: inlined beside the four-block loop, it made GCC keep that loop's
  * constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
 static __attribute__ ((noinline)) void
