@@ -1185,6 +1185,31 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
     }
 }
 
+/* One packed block's 32 codes, in element order, reading only its bytes (mxk__unpack_v's
+ * routes on 256-bit vectors).  fp4-lo-first: byte i widened to word i, whose low byte then
+ * takes the low nibble and whose high byte the high one ((w | w << 4) & 0x0F0F).  fp6-3byte:
+ * each 3-byte group spread to two words (b0 | b1 << 8, b1 | b2 << 8), the second shifted down
+ * 4 bits, so that each word holds two codes, at bits 0 and 6; the upper one moved to bit 8.
+ * 128-bit lane 1 is loaded from byte 8, not 12, so that no byte past the block is read. */
+static inline __attribute__ ((always_inline)) __m256i
+unpack_block (const uint8_t *c, mx_packing packing)
+{
+  if (packing == MX_PACKING_FP4_LO_FIRST)
+    {
+      __m256i w = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((const void *) c));
+      return _mm256_ternarylogic_epi32 (w, _mm256_slli_epi16 (w, 4), _mm256_set1_epi16 (0x0F0F), 0xA8); /* (w | w << 4) & 0x0F0F */
+    }
+  const __m256i spread = _mm256_setr_epi8 (0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                           4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  __m256i g = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *) c)),
+                                       _mm_loadu_si128 ((const void *) (c + 8)), 1);
+  __m256i w = _mm256_shuffle_epi8 (g, spread);
+  __m256i v = _mm256_blend_epi16 (w, _mm256_srli_epi16 (w, 4), 0xAA);
+  /* bits 0-5 of v as they are, bits 6-11 to 8-13; then the rest cleared */
+  v = _mm256_ternarylogic_epi32 (v, _mm256_slli_epi16 (v, 2), _mm256_set1_epi16 (0x00FF), 0xE4); /* 0x00FF ? v : v << 2 */
+  return _mm256_and_si256 (v, _mm256_set1_epi16 (0x3F3F));
+}
+
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
  * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time; nt:
@@ -1213,11 +1238,7 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
       if (packing == MX_PACKING_UNPACKED)
         dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), scales[blk], &t);
       else
-        {
-          __m128i c0, c1;
-          mxk__unpack_v (&c0, &c1, c, packing);
-          dq_block (&r0, &r1, _mm256_setr_m128i (c0, c1), scales[blk], &t);
-        }
+        dq_block (&r0, &r1, unpack_block (c, packing), scales[blk], &t);
       dq_out_block (&w, blk, r0, r1, nt);
     }
   nt_out_end (&w, nt);
