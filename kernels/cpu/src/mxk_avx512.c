@@ -447,6 +447,16 @@ permb (__m512i idx, __m512i a)
   return r;
 }
 
+/* vpmultishiftqb (AVX512_VBMI): byte j of each qword is the 8 bits of a's qword from bit
+ * ctrl[j] mod 64 up (wrapping). */
+static inline __attribute__ ((always_inline)) __m512i
+multishift (__m512i ctrl, __m512i a)
+{
+  __m512i r;
+  __asm__ ("vpmultishiftqb %2, %1, %0" : "=v"(r) : "v"(ctrl), "v"(a));
+  return r;
+}
+
 /* A writer of 64-byte vectors in order (dequantize's values; quantize's unpacked codes, two
  * blocks a vector).  Large outputs (MXK_NT_MIN_BYTES) go by non-temporal stores, which need
  * 64-byte aligned addresses: where the output is a bytes past a 64-byte boundary (a multiple of
@@ -1101,6 +1111,15 @@ dq_scale (__m512 *r0, __m512 *r1, __m512 v0, __m512 v1, int S, int kind)
   *r1 = _mm512_mask_scalef_ps (nan, k, v1, sx);
 }
 
+/* dq_block's second half, for codes already widened to words in its order (FP6, FP4). */
+static inline __attribute__ ((always_inline)) void
+dq_words (__m512 *r0, __m512 *r1, __m512i w, int S, const dotk *t)
+{
+  __m512i h = bf16_words (w, t);
+  dq_scale (r0, r1, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)),
+            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), S, t->kind);
+}
+
 static inline __attribute__ ((always_inline)) void
 dq_block (__m512 *r0, __m512 *r1, __m256i c, int S, const dotk *t)
 {
@@ -1185,6 +1204,42 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
     }
 }
 
+/* avx512vbmi: one packed block's 32 codes as words, in dq_block's order (dword i of its codes
+ * is their dword (0 4 1 5 2 6 3 7)[i]; here qword i of the words), reading only its bytes: one
+ * byte permute puts each group of 4 codes (FP6: 3 bytes; FP4: 2) at the bottom of its qword,
+ * and one multishift takes each code's bits up into a word's low byte.  The bits above the code
+ * are the next code's: bf16_words' table lookup reads only the index's low 6 bits, so FP6 needs
+ * no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
+ * dq_block's permute, where unpack_block and dq_block take 5 to 9. */
+static inline __attribute__ ((always_inline)) __m512i
+unpack_words_vbmi (const uint8_t *c, mx_packing packing)
+{
+  /* [0] fp4-lo-first, [1] fp6-3byte: qword q takes group (0 4 1 5 2 6 3 7)[q]'s bytes;
+   * multishift: word w of a qword from bit w * 4 (FP6: w * 6) up (its high byte is not read) */
+  static const uint8_t ix[2][64] = { { 0, 1, 0, 0, 0, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0, 0,
+                                       2, 3, 0, 0, 0, 0, 0, 0, 10, 11, 0, 0, 0, 0, 0, 0,
+                                       4, 5, 0, 0, 0, 0, 0, 0, 12, 13, 0, 0, 0, 0, 0, 0,
+                                       6, 7, 0, 0, 0, 0, 0, 0, 14, 15, 0, 0, 0, 0, 0, 0 },
+                                     { 0, 1, 2, 0, 0, 0, 0, 0, 12, 13, 14, 0, 0, 0, 0, 0,
+                                       3, 4, 5, 0, 0, 0, 0, 0, 15, 16, 17, 0, 0, 0, 0, 0,
+                                       6, 7, 8, 0, 0, 0, 0, 0, 18, 19, 20, 0, 0, 0, 0, 0,
+                                       9, 10, 11, 0, 0, 0, 0, 0, 21, 22, 23, 0, 0, 0, 0, 0 } };
+  static const uint8_t ct[2][64] = { { 0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
+                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
+                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
+                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0 },
+                                     { 0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
+                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
+                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
+                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0 } };
+  int fp6 = packing == MX_PACKING_FP6_3BYTE;
+  __m512i v = fp6 ? _mm512_castsi256_si512 (_mm256_maskz_loadu_epi8 (0xFFFFFF, (const void *) c))
+                  : _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
+  __m512i g = permb (_mm512_loadu_si512 ((const void *) ix[fp6]), v);
+  __m512i w = multishift (_mm512_loadu_si512 ((const void *) ct[fp6]), g);
+  return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
+}
+
 /* One packed block's 32 codes, in element order, reading only its bytes (mxk__unpack_v's
  * routes on 256-bit vectors).  fp4-lo-first: byte i widened to word i, whose low byte then
  * takes the low nibble and whose high byte the high one ((w | w << 4) & 0x0F0F).  fp6-3byte:
@@ -1237,6 +1292,8 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
       __m512 r0, r1;
       if (packing == MX_PACKING_UNPACKED)
         dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), scales[blk], &t);
+      else if (vbmi)
+        dq_words (&r0, &r1, unpack_words_vbmi (c, packing), scales[blk], &t);
       else
         dq_block (&r0, &r1, unpack_block (c, packing), scales[blk], &t);
       dq_out_block (&w, blk, r0, r1, nt);
@@ -1277,7 +1334,12 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
       else
         dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 0, 0, whole_nt);
       break;
-    case 1: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0, whole_nt); break;
+    case 1:
+      if (vbmi && packing != MX_PACKING_UNPACKED)
+        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 1, whole_nt);
+      else
+        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0, whole_nt);
+      break;
     default: dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 2, 0, whole_nt); break;
     }
   return 0;
