@@ -149,7 +149,9 @@ golden_dequantize (uint32_t *out, const uint8_t *codes, const uint8_t *scales, s
 
 /* Every scale x every code of format f: 256 * ceil(2^bits / 32) blocks (returned), the scale
  * varying fastest, so that neighbouring blocks, which some paths decode two at a time, have
- * different scales (with eight blocks to a scale, a swap of a pair's two scales passed). */
+ * different scales (with eight blocks to a scale, a swap of a pair's two scales passed).  FP4's
+ * 16 codes fill a block twice, the second time in reverse, so that no two groups of a block
+ * hold the same codes (with both halves alike, a swap of groups 3 and 7 passed). */
 static size_t
 every_scale_code (uint8_t *sc, uint8_t *cd, const mx_format *f)
 {
@@ -159,7 +161,8 @@ every_scale_code (uint8_t *sc, uint8_t *cd, const mx_format *f)
       {
         sc[blk] = (uint8_t) s;
         for (int i = 0; i < 32; i++)
-          cd[blk * 32 + (size_t) i] = (uint8_t) ((base + (size_t) i) % ncodes);
+          cd[blk * 32 + (size_t) i] = (uint8_t) (i < (int) ncodes ? (base + (size_t) i) % ncodes
+                                                                   : ncodes - 1 - (size_t) i % ncodes);
       }
   return blk;
 }

@@ -1038,6 +1038,7 @@ typedef struct
 {
   __m512i t0, t1, t2, t3;
   __m512i h0, h1, l0, l1; /* FP8 on avx512vbmi: the words' high and low bytes (fp8_byte_tables) */
+  __m512i uix, uct;        /* FP6, FP4 packed on avx512vbmi: unpack_words_vbmi's permute, shifts */
   int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
 } dotk;
 
@@ -1052,6 +1053,7 @@ dot_consts (const mxk_fmt *f)
   k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
   k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
   k.h0 = k.h1 = k.l0 = k.l1 = _mm512_setzero_si512 (); /* fp8_byte_tables, where they are used */
+  k.uix = k.uct = _mm512_setzero_si512 ();             /* dequantize_any, where they are used */
   return k;
 }
 
@@ -1211,32 +1213,32 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
  * are the next code's: bf16_words' table lookup reads only the index's low 6 bits, so FP6 needs
  * no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
  * dq_block's permute, where unpack_block and dq_block take 5 to 9. */
-static inline __attribute__ ((always_inline)) __m512i
-unpack_words_vbmi (const uint8_t *c, mx_packing packing)
+static uint8_t unpack_ix[2][64], unpack_ct[2][64]; /* [0] fp4-lo-first, [1] fp6-3byte */
+static pthread_once_t unpack_once = PTHREAD_ONCE_INIT;
+
+static void
+unpack_init (void)
 {
-  /* [0] fp4-lo-first, [1] fp6-3byte: qword q takes group (0 4 1 5 2 6 3 7)[q]'s bytes;
-   * multishift: word w of a qword from bit w * 4 (FP6: w * 6) up (its high byte is not read) */
-  static const uint8_t ix[2][64] = { { 0, 1, 0, 0, 0, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0, 0,
-                                       2, 3, 0, 0, 0, 0, 0, 0, 10, 11, 0, 0, 0, 0, 0, 0,
-                                       4, 5, 0, 0, 0, 0, 0, 0, 12, 13, 0, 0, 0, 0, 0, 0,
-                                       6, 7, 0, 0, 0, 0, 0, 0, 14, 15, 0, 0, 0, 0, 0, 0 },
-                                     { 0, 1, 2, 0, 0, 0, 0, 0, 12, 13, 14, 0, 0, 0, 0, 0,
-                                       3, 4, 5, 0, 0, 0, 0, 0, 15, 16, 17, 0, 0, 0, 0, 0,
-                                       6, 7, 8, 0, 0, 0, 0, 0, 18, 19, 20, 0, 0, 0, 0, 0,
-                                       9, 10, 11, 0, 0, 0, 0, 0, 21, 22, 23, 0, 0, 0, 0, 0 } };
-  static const uint8_t ct[2][64] = { { 0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
-                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
-                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0,
-                                       0, 0, 4, 0, 8, 0, 12, 0, 0, 0, 4, 0, 8, 0, 12, 0 },
-                                     { 0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
-                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
-                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0,
-                                       0, 0, 6, 0, 12, 0, 18, 0, 0, 0, 6, 0, 12, 0, 18, 0 } };
+  static const int perm[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+  for (int fp6 = 0; fp6 < 2; fp6++)
+    for (int q = 0; q < 8; q++)
+      for (int j = 0; j < 8; j++)
+        {
+          int gb = fp6 ? 3 : 2, cb = fp6 ? 6 : 4; /* a group's bytes; a code's bits */
+          /* qword q: group perm[q]'s bytes; word w of it from bit cb * w up (the high bytes
+           * are not read) */
+          unpack_ix[fp6][8 * q + j] = (uint8_t) (j < gb ? gb * perm[q] + j : 0);
+          unpack_ct[fp6][8 * q + j] = (uint8_t) (j % 2 ? 0 : cb * (j / 2));
+        }
+}
+
+static inline __attribute__ ((always_inline)) __m512i
+unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i ct)
+{
   int fp6 = packing == MX_PACKING_FP6_3BYTE;
   __m512i v = fp6 ? _mm512_castsi256_si512 (_mm256_maskz_loadu_epi8 (0xFFFFFF, (const void *) c))
                   : _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
-  __m512i g = permb (_mm512_loadu_si512 ((const void *) ix[fp6]), v);
-  __m512i w = multishift (_mm512_loadu_si512 ((const void *) ct[fp6]), g);
+  __m512i w = multishift (ct, permb (ix, v));
   return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
 }
 
@@ -1293,7 +1295,7 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
       if (packing == MX_PACKING_UNPACKED)
         dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), scales[blk], &t);
       else if (vbmi)
-        dq_words (&r0, &r1, unpack_words_vbmi (c, packing), scales[blk], &t);
+        dq_words (&r0, &r1, unpack_words_vbmi (c, packing, t.uix, t.uct), scales[blk], &t);
       else
         dq_block (&r0, &r1, unpack_block (c, packing), scales[blk], &t);
       dq_out_block (&w, blk, r0, r1, nt);
@@ -1336,7 +1338,13 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
       break;
     case 1:
       if (vbmi && packing != MX_PACKING_UNPACKED)
-        dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 1, whole_nt);
+        {
+          pthread_once (&unpack_once, unpack_init);
+          int fp6 = packing == MX_PACKING_FP6_3BYTE;
+          t.uix = _mm512_loadu_si512 ((const void *) unpack_ix[fp6]);
+          t.uct = _mm512_loadu_si512 ((const void *) unpack_ct[fp6]);
+          dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 1, whole_nt);
+        }
       else
         dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 0, whole_nt);
       break;
