@@ -151,7 +151,8 @@ golden_dequantize (uint32_t *out, const uint8_t *codes, const uint8_t *scales, s
  * varying fastest, so that neighbouring blocks, which some paths decode two at a time, have
  * different scales (with eight blocks to a scale, a swap of a pair's two scales passed).  FP4's
  * 16 codes fill a block twice, the second time in reverse, so that no two groups of a block
- * hold the same codes (with both halves alike, a swap of groups 3 and 7 passed). */
+ * hold the same codes in the same order (with both halves alike, a swap of groups 3 and 7
+ * passed). */
 static size_t
 every_scale_code (uint8_t *sc, uint8_t *cd, const mx_format *f)
 {

@@ -221,8 +221,8 @@ magic_table (uint32_t tm[32], const mxk_fmt *f, int half, int sr)
     }
 }
 
-/* Every float format's three tables (rne and the others, rna, sr), its largest value's bits and
- * the narrowing's byte indices, made once, as the format table is (mxk__fmt): made per call
+/* Every float format's three tables (rne and the others, rna, sr) and the narrowing's and
+ * fp6-3byte packing's byte indices, made once, as the format table is (mxk__fmt): made per call
  * they were half of a call's fixed cost (AMD EPYC family 26 model 2: some 40 of 78 ns). */
 static uint32_t magic_tabs[MX_FORMAT_COUNT][3][32];
 static uint8_t magic_nidx[2][64], magic_sidx[64], magic_p6idx[64];
@@ -232,7 +232,8 @@ static void
 magic_init (void)
 {
   /* the avx512vbmi narrowing (pair_fast): byte j is byte tb of dword j mod 32, the code's byte
-   * in lanes_code's dwords under trunc (sr: 2, above its 16 bits of fraction; else 0) */
+   * in lanes_code's dwords under trunc (sr: 2, above its 16 bits of fraction; else 0), or the
+   * input's sign byte (3); fp6-3byte: output byte j is byte j mod 3 of dword j / 3 (j < 48) */
   for (int j = 0; j < 64; j++)
     magic_nidx[0][j] = (uint8_t) (4 * (j % 32)), magic_nidx[1][j] = (uint8_t) (4 * (j % 32) + 2),
     magic_sidx[j] = (uint8_t) (4 * (j % 32) + 3), /* the sign's byte */
@@ -316,7 +317,7 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
    * 16 bits of fraction), so the bits above it may stay: the sum's exponent field (cleared for
    * sr all the same, since the carry from its random word can reach bit 23, and its byte holds
    * bit 23), and for INT8 the magic's bits, whose bits 0-7 and 16-23 are zeros.  The codes are
-   * not saturated: below 2^(emax+1) (floor) or at most the largest value and an ulp (rceil), t
+   * not saturated: below 2^(emax+1) (floor) or at most max * (1 + 2^-23) (rceil), t
    * rounds at most to 2^(emax+1), whose code is at most 128, as INT8's is */
   if (k->is_int)
     {
@@ -534,20 +535,21 @@ nt_out_end (nt_out *w, int nt)
   _mm_sfence ();
 }
 
-/* Two blocks' codes on the fast path, unpacked, to dst (64 bytes), or when w is given to the
- * non-temporal writer, which ignores dst: a0 a1 and b0 b1 their inputs, xa and xb their exponent
+/* Two blocks' codes on the fast path, to dst (unpacked 64 bytes, fp4-lo-first 32, fp6-3byte
+ * 48), or when w is given to the non-temporal writer, which ignores dst: a0 a1 and b0 b1 their inputs, xa and xb their exponent
  * offsets (as for lanes_magic); vbmi: the avx512vbmi path's narrowing; masked (fixed at compile
  * time, so that the sixteen-block loop has no op for it): only the bytes of keep are kept, the
  * others zeroed (a NaN/Inf block's).  The magnitude codes are saturated and signed 64 bytes at a
  * time, after the narrowing.
  *   avx512vbmi: two byte permutes, each taking one block's 32 code bytes (in both halves), and a
  * blend; the signs come from the inputs themselves, byte 3 of each FP32 (its sign in bit 7), by
- * the same two permutes and blend, and go into the saturated codes by one ternary-logic op (the
- * FP6 and FP4 formats' sign bit lower: one shift first; INT8: a negation under their mask).
- * Until 2026-11-28 the sixteen-block loop clamped t to the largest value and moved the sign into
- * each dword code by a shift and a ternary op, and the four-block loop took the signs as compare
- * masks: on AMD EPYC family 26 model 2, in cache, E4M3 2.32 -> 2.04 ns per block (the FP6 and
- * FP4 formats alike; E5M2 2.37 -> 2.27).
+ * two more byte permutes (other indices) and a blend, and go into the saturated codes by one
+ * ternary-logic op (the FP6 and FP4 formats' sign bit lower: one shift first; INT8: a negation
+ * under their mask).  Until the third session of 2026-11-28 the sixteen-block loop clamped t
+ * to the largest value and moved the sign into each dword code by a shift and a ternary op,
+ * and the four-block loop took the signs as compare masks: on AMD EPYC family 26 model 2, in
+ * cache, aligned, E4M3 2.29 -> 2.12 ns per block (the FP6 and FP4 formats alike; E5M2 2.44 ->
+ * 2.35, INT8 2.11 -> 1.88).
  *   avx512: the dword codes narrowed by two packs, whose in-lane order one dword permute
  * restores; the signs from compare masks.  Narrowing each vector by itself (vpmovdb) and
  * saturating and signing 16 bytes at a time took a sixth more time in cache. */
@@ -715,8 +717,8 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * bytes, fp4-lo-first by one multiply-add of byte pairs, fp6-3byte by two and a byte
        * permute: until 2026-11-28 16 codes at a time, on AMD EPYC family 26 model 2 E2M1 in
        * cache 0.24 of the stream, then 0.35 (by the sixteen-block loop, 0.51), and at 256 MiB
-       * 0.78-0.82, then 0.99-1.00; E2M3 fp6-3byte in cache 0.22, now 0.49, at 256 MiB 0.73,
-       * now 0.85).  A NaN/Inf
+       * 0.78-0.82, then 0.99-1.00; E2M3 fp6-3byte in cache 0.22, now 0.49 by the sixteen-block
+       * loop, at 256 MiB 0.73, now 0.85 by this one).  A NaN/Inf
        * block's codes are zeroed by a byte mask made from its bit in nan by scalar ops (a
        * vector mask made from the maximum tree lengthened the loop's critical path: 8% more
        * time in cache on uniform data, 17% for INT8; zeroing them after, by a branch taken at
@@ -1007,8 +1009,9 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                        mxk__q_whole (in_fmt, elem, n, packing));
 }
 
-/* The avx512vbmi path: quantize narrows two blocks' codes by byte permutes (pair_fast); the
- * rest is the avx512 path's. */
+/* The avx512vbmi path's quantize: the avx512 path's routes, with two blocks' codes narrowed
+ * and signed by byte permutes and fp6-3byte packed by one (pair_fast), and below
+ * mxk__q16_big's limit the sixteen-block loop. */
 static int
 quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                      mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
@@ -1038,7 +1041,7 @@ typedef struct
 {
   __m512i t0, t1, t2, t3;
   __m512i h0, h1, l0, l1; /* FP8 on avx512vbmi: the words' high and low bytes (fp8_byte_tables) */
-  __m512i uix, uct;        /* FP6, FP4 packed on avx512vbmi: unpack_words_vbmi's permute, shifts */
+  __m512i uix, ush;        /* FP6, FP4 packed on avx512vbmi: unpack_words_vbmi's permute, shifts */
   int kind; /* 0: FP8 (a 128-entry magnitude table, the sign apart), 1: codes below 64, 2: INT8 */
 } dotk;
 
@@ -1053,7 +1056,7 @@ dot_consts (const mxk_fmt *f)
   k.t0 = _mm512_loadu_si512 ((const void *) t), k.t1 = _mm512_loadu_si512 ((const void *) (t + 32));
   k.t2 = _mm512_loadu_si512 ((const void *) (t + 64)), k.t3 = _mm512_loadu_si512 ((const void *) (t + 96));
   k.h0 = k.h1 = k.l0 = k.l1 = _mm512_setzero_si512 (); /* fp8_byte_tables, where they are used */
-  k.uix = k.uct = _mm512_setzero_si512 ();             /* dequantize_any, where they are used */
+  k.uix = k.ush = _mm512_setzero_si512 ();             /* dequantize_any, where they are used */
   return k;
 }
 
@@ -1210,10 +1213,10 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
  * is their dword (0 4 1 5 2 6 3 7)[i]; here qword i of the words), reading only its bytes: one
  * byte permute puts each group of 4 codes (FP6: 3 bytes; FP4: 2) at the bottom of its qword,
  * and one multishift takes each code's bits up into a word's low byte.  The bits above the code
- * are the next code's: bf16_words' table lookup reads only the index's low 6 bits, so FP6 needs
- * no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
+ * are junk (the next code's, or the group's first byte): bf16_words' table lookup reads only
+ * the index's low 6 bits, so FP6 needs no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
  * dq_block's permute, where unpack_block and dq_block take 5 to 9. */
-static uint8_t unpack_ix[2][64], unpack_ct[2][64]; /* [0] fp4-lo-first, [1] fp6-3byte */
+static uint8_t unpack_ix[2][64], unpack_sh[2][64]; /* [0] fp4-lo-first, [1] fp6-3byte */
 static pthread_once_t unpack_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -1228,17 +1231,17 @@ unpack_init (void)
           /* qword q: group perm[q]'s bytes; word w of it from bit cb * w up (the high bytes
            * are not read) */
           unpack_ix[fp6][8 * q + j] = (uint8_t) (j < gb ? gb * perm[q] + j : 0);
-          unpack_ct[fp6][8 * q + j] = (uint8_t) (j % 2 ? 0 : cb * (j / 2));
+          unpack_sh[fp6][8 * q + j] = (uint8_t) (j % 2 ? 0 : cb * (j / 2));
         }
 }
 
 static inline __attribute__ ((always_inline)) __m512i
-unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i ct)
+unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i sh)
 {
   int fp6 = packing == MX_PACKING_FP6_3BYTE;
   __m512i v = fp6 ? _mm512_castsi256_si512 (_mm256_maskz_loadu_epi8 (0xFFFFFF, (const void *) c))
                   : _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
-  __m512i w = multishift (ct, permb (ix, v));
+  __m512i w = multishift (sh, permb (ix, v));
   return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
 }
 
@@ -1269,7 +1272,8 @@ unpack_block (const uint8_t *c, mx_packing packing)
 
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
- * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time; nt:
+ * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time, packed
+ * FP6 and FP4 by unpack_words_vbmi; nt:
  * non-temporal stores (nt_out), also fixed at compile time (decided at each store, with the
  * writer's state kept in memory, it cost the Intel Xeon a third of dequantize's in-cache speed
  * for FP6, FP4 and INT8). */
@@ -1294,8 +1298,8 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
       __m512 r0, r1;
       if (packing == MX_PACKING_UNPACKED)
         dq_block (&r0, &r1, _mm256_loadu_si256 ((const void *) c), scales[blk], &t);
-      else if (vbmi)
-        dq_words (&r0, &r1, unpack_words_vbmi (c, packing, t.uix, t.uct), scales[blk], &t);
+      else if (vbmi && kind == 1)
+        dq_words (&r0, &r1, unpack_words_vbmi (c, packing, t.uix, t.ush), scales[blk], &t);
       else
         dq_block (&r0, &r1, unpack_block (c, packing), scales[blk], &t);
       dq_out_block (&w, blk, r0, r1, nt);
@@ -1342,7 +1346,7 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
           pthread_once (&unpack_once, unpack_init);
           int fp6 = packing == MX_PACKING_FP6_3BYTE;
           t.uix = _mm512_loadu_si512 ((const void *) unpack_ix[fp6]);
-          t.uct = _mm512_loadu_si512 ((const void *) unpack_ct[fp6]);
+          t.ush = _mm512_loadu_si512 ((const void *) unpack_sh[fp6]);
           dequantize_blocks (out, out_fmt, scales, codes, n / MX_BLOCK, packing, &t, 1, 1, whole_nt);
         }
       else
@@ -1353,8 +1357,8 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
   return 0;
 }
 
-/* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), the rest as avx512; _nt: the chunks of a
- * large mxk_dequantize_mt call */
+/* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), packed FP6 and FP4 unpacked by
+ * unpack_words_vbmi, the rest as avx512; _nt: the chunks of a large mxk_dequantize_mt call */
 #define MXK_DEQUANTIZE_AS(name, vbmi, whole_nt)                                                  \
   static int name (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, \
                    size_t n, mx_format_id elem, mx_packing packing)                              \
