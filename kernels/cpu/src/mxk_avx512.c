@@ -601,7 +601,8 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   else if (packing == MX_PACKING_FP6_3BYTE)
     {
       /* dword i: codes 4i .. 4i+3 (< 64), 6 bits each from bit 0 up (byte pairs by 1 and 64, word
-       * pairs by 1 and 4096), then the three low bytes of each, 48 in all */
+       * pairs by 1 and 4096), then the three low bytes of each, 48 in all, stored as 32 and 16
+       * (one store under a byte mask: E2M3 at 256 MiB 0.86-0.91 of the stream, 0.95-0.99 so) */
       __m512i d = _mm512_madd_epi16 (_mm512_maddubs_epi16 (y, _mm512_set1_epi16 (0x4001)),
                                      _mm512_set1_epi32 (0x10000001));
       if (vbmi)
@@ -613,7 +614,8 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
           d = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 3, 7, 11, 15),
                                         _mm512_shuffle_epi8 (d, drop));
         }
-      _mm512_mask_storeu_epi8 ((void *) dst, ((__mmask64) 1 << 48) - 1, d);
+      _mm256_storeu_si256 ((void *) dst, _mm512_castsi512_si256 (d));
+      _mm_storeu_si128 ((void *) (dst + 32), _mm512_extracti32x4_epi32 (d, 2));
     }
   else
     _mm512_storeu_si512 ((void *) dst, y);
@@ -1230,17 +1232,22 @@ unpack_init (void)
           int gb = fp6 ? 3 : 2, cb = fp6 ? 6 : 4; /* a group's bytes; a code's bits */
           /* qword q: group perm[q]'s bytes; word w of it from bit cb * w up (the high bytes
            * are not read) */
-          unpack_ix[fp6][8 * q + j] = (uint8_t) (j < gb ? gb * perm[q] + j : 0);
+          int byte = gb * perm[q] + j; /* FP6: bytes 16-23 read from lane 1, which holds 8-23 */
+          unpack_ix[fp6][8 * q + j] = (uint8_t) (j >= gb ? 0 : fp6 && byte >= 16 ? byte + 8 : byte);
           unpack_sh[fp6][8 * q + j] = (uint8_t) (j % 2 ? 0 : cb * (j / 2));
         }
 }
 
+/* FP6 reads its 24 bytes as bytes 0-15 and 8-23 (lane 1), not by a masked load: that made
+ * dequantize from DRAM slow (E2M3 at 256 MiB 0.71-0.77 of the stream, 1.24-1.26 so; in cache
+ * 0.83-0.86, 0.87). */
 static inline __attribute__ ((always_inline)) __m512i
 unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i sh)
 {
   int fp6 = packing == MX_PACKING_FP6_3BYTE;
-  __m512i v = fp6 ? _mm512_castsi256_si512 (_mm256_maskz_loadu_epi8 (0xFFFFFF, (const void *) c))
-                  : _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
+  __m512i v = _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
+  if (fp6)
+    v = _mm512_castsi256_si512 (_mm256_inserti128_si256 (_mm512_castsi512_si256 (v), _mm_loadu_si128 ((const void *) (c + 8)), 1));
   __m512i w = multishift (sh, permb (ix, v));
   return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
 }
