@@ -349,10 +349,7 @@ dequantize_avx2 (void *out, mx_format_id out_fmt, const uint8_t *scales, const u
       const uint8_t *c = codes + blk * pb;
       if (packing != MX_PACKING_UNPACKED)
         {
-          __m128i c0, c1;
-          mxk__unpack_v (&c0, &c1, c, packing);
-          _mm_storeu_si128 ((void *) cb, c0);
-          _mm_storeu_si128 ((void *) (cb + 16), c1);
+          _mm256_storeu_si256 ((void *) cb, mxk__unpack_v (c, packing));
           c = cb;
         }
       __m256 r[4];

@@ -567,7 +567,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
     {
       y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1), k->nidx, lanes_code (a1, xa, r1, k, 1)),
                                    permt2b (lanes_code (b0, xb, r2, k, 1), k->nidx, lanes_code (b1, xb, r3, k, 1)));
-      y = _mm512_min_epu8 (y, k->maxmag);
+      y = _mm512_min_epu8 (y, k->maxmag); /* saturated */
       __m512i s = _mm512_mask_blend_epi64 (0xF0, permt2b (a0, k->sidx, a1), permt2b (b0, k->sidx, b1));
       if (k->is_int)
         y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
@@ -1217,7 +1217,7 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
  * and one multishift takes each code's bits up into a word's low byte.  The bits above the code
  * are junk (the next code's, or the group's first byte): bf16_words' table lookup reads only
  * the index's low 6 bits, so FP6 needs no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
- * dq_block's permute, where unpack_block and dq_block take 5 to 9. */
+ * dq_block's permute, where mxk__unpack_v and dq_block take 5 to 9. */
 static uint8_t unpack_ix[2][64], unpack_sh[2][64]; /* [0] fp4-lo-first, [1] fp6-3byte */
 static pthread_once_t unpack_once = PTHREAD_ONCE_INIT;
 
@@ -1252,31 +1252,6 @@ unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i sh)
   return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
 }
 
-/* One packed block's 32 codes, in element order, reading only its bytes (mxk__unpack_v's
- * routes on 256-bit vectors).  fp4-lo-first: byte i widened to word i, whose low byte then
- * takes the low nibble and whose high byte the high one ((w | w << 4) & 0x0F0F).  fp6-3byte:
- * each 3-byte group spread to two words (b0 | b1 << 8, b1 | b2 << 8), the second shifted down
- * 4 bits, so that each word holds two codes, at bits 0 and 6; the upper one moved to bit 8.
- * 128-bit lane 1 is loaded from byte 8, not 12, so that no byte past the block is read. */
-static inline __attribute__ ((always_inline)) __m256i
-unpack_block (const uint8_t *c, mx_packing packing)
-{
-  if (packing == MX_PACKING_FP4_LO_FIRST)
-    {
-      __m256i w = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((const void *) c));
-      return _mm256_ternarylogic_epi32 (w, _mm256_slli_epi16 (w, 4), _mm256_set1_epi16 (0x0F0F), 0xA8); /* (w | w << 4) & 0x0F0F */
-    }
-  const __m256i spread = _mm256_setr_epi8 (0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
-                                           4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
-  __m256i g = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *) c)),
-                                       _mm_loadu_si128 ((const void *) (c + 8)), 1);
-  __m256i w = _mm256_shuffle_epi8 (g, spread);
-  __m256i v = _mm256_blend_epi16 (w, _mm256_srli_epi16 (w, 4), 0xAA);
-  /* bits 0-5 of v as they are, bits 6-11 to 8-13; then the rest cleared */
-  v = _mm256_ternarylogic_epi32 (v, _mm256_slli_epi16 (v, 2), _mm256_set1_epi16 (0x00FF), 0xE4); /* 0x00FF ? v : v << 2 */
-  return _mm256_and_si256 (v, _mm256_set1_epi16 (0x3F3F));
-}
-
 /* The block loop, one copy per decode kind (kind: dotk's, fixed at compile time; with it tested
  * at run time in the loop, and the block's values passed through an array, GCC kept both in
  * memory and tested the kind on every block); vbmi: unpacked FP8 two blocks at a time, packed
@@ -1308,7 +1283,7 @@ dequantize_loop (nt_out w, const uint8_t *scales, const uint8_t *codes, size_t n
       else if (vbmi && kind == 1)
         dq_words (&r0, &r1, unpack_words_vbmi (c, packing, t.uix, t.ush), scales[blk], &t);
       else
-        dq_block (&r0, &r1, unpack_block (c, packing), scales[blk], &t);
+        dq_block (&r0, &r1, mxk__unpack_v (c, packing), scales[blk], &t);
       dq_out_block (&w, blk, r0, r1, nt);
     }
   nt_out_end (&w, nt);

@@ -1,5 +1,5 @@
-/* pack_sse.h -- one block's packing and unpacking on 16-byte vectors (SSE4.1 and below), for the
- * ISA files (included inside their ISA guards).  Not installed.
+/* pack_sse.h -- one block's packing on 16-byte vectors (SSE4.1 and below) and unpacking on one
+ * 256-bit vector (AVX2), for the ISA files (included inside their ISA guards).  Not installed.
  * SPDX-License-Identifier: MIT */
 #ifndef MXK_PACK_SSE_H
 #define MXK_PACK_SSE_H
@@ -30,30 +30,28 @@ mxk__pack_v (uint8_t *dst, __m128i c0, __m128i c1, mx_packing p)
   _mm_storel_epi64 ((void *) (dst + 16), _mm_srli_si128 (x1, 4));
 }
 
-/* The inverse: one packed block -> two vectors of 16 codes (reads only the block's bytes). */
-static inline void
-mxk__unpack_v (__m128i *c0, __m128i *c1, const uint8_t *src, mx_packing p)
+/* The inverse: one packed block -> its 32 codes, in element order, in one 256-bit vector (AVX2;
+ * reads only the block's bytes).  fp4-lo-first: byte i widened to word i, whose low byte then
+ * takes the low nibble and whose high byte the high one ((w | w << 4) & 0x0F0F).  fp6-3byte:
+ * each 3-byte group spread to two words (b0 | b1 << 8, b1 | b2 << 8), the second shifted down
+ * 4 bits, so that each word holds two codes, at bits 0 and 6; the upper one moved to bit 8.
+ * 128-bit lane 1 is loaded from byte 8, not 12, so that no byte past the block is read. */
+static inline __m256i
+mxk__unpack_v (const uint8_t *src, mx_packing p)
 {
   if (p == MX_PACKING_FP4_LO_FIRST)
     {
-      __m128i b = _mm_loadu_si128 ((const void *) src), m = _mm_set1_epi8 (0xF);
-      __m128i lo = _mm_and_si128 (b, m), hi = _mm_and_si128 (_mm_srli_epi16 (b, 4), m);
-      *c0 = _mm_unpacklo_epi8 (lo, hi), *c1 = _mm_unpackhi_epi8 (lo, hi);
-      return;
+      __m256i w = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((const void *) src));
+      return _mm256_and_si256 (_mm256_or_si256 (w, _mm256_slli_epi16 (w, 4)), _mm256_set1_epi16 (0x0F0F));
     }
-  /* group bytes b0 b1 b2 -> words b0|b1<<8 and (b1|b2<<8) >> 4: codes 4i and 4i+2 are the
-   * words' low 6 bits, codes 4i+1 and 4i+3 the 6 above */
-  const __m128i spread = _mm_setr_epi8 (0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11);
-  __m128i g[2] = { _mm_loadu_si128 ((const void *) src),                          /* bytes 0..15 */
-                   _mm_srli_si128 (_mm_loadu_si128 ((const void *) (src + 8)), 4) }; /* 12..23 */
-  for (int h = 0; h < 2; h++)
-    {
-      __m128i w = _mm_shuffle_epi8 (g[h], spread);
-      __m128i v = _mm_blend_epi16 (w, _mm_srli_epi16 (w, 4), 0xAA);
-      g[h] = _mm_or_si128 (_mm_and_si128 (v, _mm_set1_epi16 (0x003F)),
-                           _mm_and_si128 (_mm_slli_epi16 (v, 2), _mm_set1_epi16 (0x3F00)));
-    }
-  *c0 = g[0], *c1 = g[1];
+  const __m256i spread = _mm256_setr_epi8 (0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                           4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  __m256i g = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *) src)),
+                                       _mm_loadu_si128 ((const void *) (src + 8)), 1);
+  __m256i w = _mm256_shuffle_epi8 (g, spread);
+  __m256i v = _mm256_blend_epi16 (w, _mm256_srli_epi16 (w, 4), 0xAA);
+  return _mm256_or_si256 (_mm256_and_si256 (v, _mm256_set1_epi16 (0x003F)),
+                          _mm256_and_si256 (_mm256_slli_epi16 (v, 2), _mm256_set1_epi16 (0x3F00)));
 }
 
 #endif
