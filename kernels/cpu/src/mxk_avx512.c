@@ -720,12 +720,11 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * permute: until 2026-11-28 16 codes at a time, on AMD EPYC family 26 model 2 E2M1 in
        * cache 0.24 of the stream, then 0.35 (by the sixteen-block loop, 0.51), and at 256 MiB
        * 0.78-0.82, then 0.99-1.00; E2M3 fp6-3byte in cache 0.22, now 0.49 by the sixteen-block
-       * loop, at 256 MiB 0.73, now 0.85 by this one).  A NaN/Inf
-       * block's codes are zeroed by a byte mask made from its bit in nan by scalar ops (a
-       * vector mask made from the maximum tree lengthened the loop's critical path: 8% more
-       * time in cache on uniform data, 17% for INT8; zeroing them after, by a branch taken at
-       * random, cost quantize from DRAM about a tenth on data with a NaN or an Inf in one block
-       * of 16) */
+       * loop, at 256 MiB 0.73, now 0.95-0.99 by this one).  A NaN/Inf block's codes are
+       * zeroed by a byte mask made from its bit in nan by scalar ops (a vector mask made from
+       * the maximum tree lengthened the loop's critical path: 8% more time in cache on uniform
+       * data, 17% for INT8; zeroing them after, by a branch taken at random, cost quantize from
+       * DRAM about a tenth on data with a NaN or an Inf in one block of 16) */
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
                  _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi, 1,
@@ -778,8 +777,8 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     }
 }
 
-/* The avx512vbmi path's quantize, on the pair route (pair_route): sixteen blocks at a time.  g16_scan
- * finds the sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
+/* The avx512vbmi path's quantize, on the pair route (pair_route): sixteen blocks at a time.
+ * g16_scan finds the sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
  * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
  * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
  * registers) for their codes.  The loop scans the next group before it codes this one, so that
@@ -928,8 +927,8 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
 }
 
 /* The sixteen-block loop (avx512vbmi, the pair route's packings, inputs below mxk__q16_big's
- * limit), with the input format and nomax fixed at compile time in each copy: as run-time tests they were two branches
- * per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
+ * limit), with the input format and nomax fixed at compile time in each copy: as run-time
+ * tests they were two branches per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
  * build's quantize_any outgrew an 8 MiB stack). */
 static inline __attribute__ ((always_inline)) void
@@ -961,8 +960,8 @@ MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
 /* The avx512vbmi path's sixteen-block loop (the pair route's packings, inputs below
- * mxk__q16_big's limit), a function of its own: inlined beside the four-block loop, it made GCC keep that loop's
- * constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
+ * mxk__q16_big's limit), a function of its own: inlined beside the four-block loop, it made
+ * GCC keep that loop's constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
 static __attribute__ ((noinline)) void
 quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                   const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
@@ -1080,6 +1079,16 @@ bf16_words (__m512i w, const dotk *t)
 /* 32 codes -> their exact values (INT8: the integer codes) in two FP32 vectors: of each
  * 128-bit lane's 8 codes, the unpacks take 0-3 into the first vector and 4-7 into the second
  * (dot pairs its operands' elements alike; dequantize permutes the codes first). */
+/* 32 codes widened to words (FP8, FP6, FP4) -> their exact values in two FP32 vectors, as
+ * block_values orders them. */
+static inline __attribute__ ((always_inline)) void
+word_values (__m512 *v0, __m512 *v1, __m512i w, const dotk *k)
+{
+  __m512i h = bf16_words (w, k);
+  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
+  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
+}
+
 static inline __attribute__ ((always_inline)) void
 block_values (__m512 *v0, __m512 *v1, __m256i c, const dotk *k)
 {
@@ -1090,9 +1099,7 @@ block_values (__m512 *v0, __m512 *v1, __m256i c, const dotk *k)
       *v1 = _mm512_cvtepi32_ps (_mm512_unpackhi_epi16 (w, sg));
       return;
     }
-  __m512i h = bf16_words (_mm512_cvtepu8_epi16 (c), k);
-  *v0 = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h));
-  *v1 = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h));
+  word_values (v0, v1, _mm512_cvtepu8_epi16 (c), k);
 }
 
 /* Dequantize, a block at a time: each code's exact value as dot decodes it (block_values),
@@ -1122,9 +1129,9 @@ dq_scale (__m512 *r0, __m512 *r1, __m512 v0, __m512 v1, int S, int kind)
 static inline __attribute__ ((always_inline)) void
 dq_words (__m512 *r0, __m512 *r1, __m512i w, int S, const dotk *t)
 {
-  __m512i h = bf16_words (w, t);
-  dq_scale (r0, r1, _mm512_castsi512_ps (_mm512_unpacklo_epi16 (_mm512_setzero_si512 (), h)),
-            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (_mm512_setzero_si512 (), h)), S, t->kind);
+  __m512 v0, v1;
+  word_values (&v0, &v1, w, t);
+  dq_scale (r0, r1, v0, v1, S, t->kind);
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -1216,8 +1223,9 @@ dq_out_block (nt_out *w, size_t blk, __m512 r0, __m512 r1, int nt)
  * byte permute puts each group of 4 codes (FP6: 3 bytes; FP4: 2) at the bottom of its qword,
  * and one multishift takes each code's bits up into a word's low byte.  The bits above the code
  * are junk (the next code's, or the group's first byte): bf16_words' table lookup reads only
- * the index's low 6 bits, so FP6 needs no mask, and FP4 one and.  Two or three operations for the unpack, the widening and
- * dq_block's permute, where mxk__unpack_v and dq_block take 5 to 9. */
+ * the index's low 6 bits, so FP6 needs no mask, and FP4 one and.  Two or three operations for
+ * the unpack, the widening and dq_block's permute, where mxk__unpack_v and dq_block take 5 to
+ * 9. */
 static uint8_t unpack_ix[2][64], unpack_sh[2][64]; /* [0] fp4-lo-first, [1] fp6-3byte */
 static pthread_once_t unpack_once = PTHREAD_ONCE_INIT;
 
@@ -1247,7 +1255,8 @@ unpack_words_vbmi (const uint8_t *c, mx_packing packing, __m512i ix, __m512i sh)
   int fp6 = packing == MX_PACKING_FP6_3BYTE;
   __m512i v = _mm512_castsi128_si512 (_mm_loadu_si128 ((const void *) c));
   if (fp6)
-    v = _mm512_castsi256_si512 (_mm256_inserti128_si256 (_mm512_castsi512_si256 (v), _mm_loadu_si128 ((const void *) (c + 8)), 1));
+    v = _mm512_castsi256_si512 (
+      _mm256_inserti128_si256 (_mm512_castsi512_si256 (v), _mm_loadu_si128 ((const void *) (c + 8)), 1));
   __m512i w = multishift (sh, permb (ix, v));
   return fp6 ? w : _mm512_and_si512 (w, _mm512_set1_epi16 (0x0F));
 }
