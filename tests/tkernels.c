@@ -1208,6 +1208,16 @@ main (int argc, char **argv)
           memset (n8, (int) (nca / 2), sizeof n8); /* the sign bit alone: -0 but for INT8 (-128) */
           check_dot (elem, fb, 2, sz, n8, sz, z8, 0x80000000u, "-0");
           check_dot (elem, fb, 1, sz, n8, sz, z8, 0x80000000u, "-0");
+          /* the NaN scale at each block of four, on either side: the paths that take two blocks
+           * at a time must see it in the second block of a pair too */
+          for (int pos = 0; pos < 8; pos++)
+            {
+              uint8_t sa4[4] = { 120, 125, 130, 127 }, sb4[4] = { 126, 121, 128, 131 }, a4[128], b4[128];
+              for (int i = 0; i < 128; i++)
+                a4[i] = (uint8_t) (kb[i % 3] + (unsigned) i % 2 * (nca / 2)), b4[i] = (uint8_t) kb[(i + 1) % 3];
+              (pos < 4 ? sa4 : sb4)[pos % 4] = 0xFF;
+              check_dot (elem, fb, 4, sa4, a4, sb4, b4, 0, "NaN scale");
+            }
         }
     }
 
