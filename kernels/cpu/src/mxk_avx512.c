@@ -1455,8 +1455,14 @@ dot_blocks (float acc, const uint8_t *sa, const uint8_t *a, const mxk_fmt *pa, c
             s0 = i ? _mm512_add_pd (s0, lo) : lo;
             s1 = i ? _mm512_add_pd (s1, hi) : hi;
           }
-        acc = acc + (float) (_mm512_reduce_add_pd (s0) * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
-        acc = acc + (float) (_mm512_reduce_add_pd (s1) * mxk__pow2d ((int) sa[blk + 1] + (int) sb[blk + 1] + koff));
+        /* both sums reduced at once: 128-bit lanes 0-1 then hold s0's halves added, 2-3 s1's;
+         * then each lane the sum of its pair; then element 0 s0's total, element 4 s1's */
+        __m512d u = _mm512_add_pd (_mm512_shuffle_f64x2 (s0, s1, 0x44), _mm512_shuffle_f64x2 (s0, s1, 0xEE));
+        u = _mm512_add_pd (u, _mm512_shuffle_f64x2 (u, u, 0xB1));
+        u = _mm512_add_pd (u, _mm512_permute_pd (u, 0x55));
+        double t0 = _mm512_cvtsd_f64 (u), t1 = _mm_cvtsd_f64 (_mm_castps_pd (_mm512_extractf32x4_ps (_mm512_castpd_ps (u), 2)));
+        acc = acc + (float) (t0 * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
+        acc = acc + (float) (t1 * mxk__pow2d ((int) sa[blk + 1] + (int) sb[blk + 1] + koff));
       }
   for (; blk < nb; blk++)
     acc = acc + dot_block (a + blk * MX_BLOCK, sa[blk], pa, &ka, b + blk * MX_BLOCK, sb[blk], pb, &kb, koff, wide);
