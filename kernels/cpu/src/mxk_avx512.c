@@ -164,9 +164,16 @@ typedef struct
   __m512i maxmag, signbit; /* in every byte */
   int sgnshift;            /* signbit's distance below bit 7 */
   __m512 magic, rcp;
-  int is_int, nomax;
-  mx_rounding rnd;
 } magk;
+
+/* The quantize loops' mode, beside their constants (magk): each copy of a loop passes its own
+ * compile-time values by value, so that every test of them folds away. */
+typedef struct
+{
+  mx_rounding rnd;
+  int is_int; /* INT8: no table, the magic 1.5 * 2^23 */
+  int nomax;  /* the table index needs no maximum (magic_nomax) */
+} qmode;
 
 /* The rounding add of the magnitudes t (kup: for rup and rdn, the lanes whose magnitude rounds
  * up). */
@@ -248,15 +255,12 @@ magic_init (void)
     }
 }
 
-/* Its callers set k.rnd and k.is_int (and nomax) again from their own constants: returned
- * through memory from a call, they became run-time tests in the loops (quantize from DRAM lost
- * a tenth). */
+/* The constants of quantize's loops for format f, rule and rounding rnd. */
 static inline magk
-magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
+magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd)
 {
   pthread_once (&magic_once, magic_init);
   magk k;
-  k.rnd = rnd;
   int half = rnd == MX_RNA; /* rna: the magic one binade lower, its ulp half a quantum */
   int sr = rnd == MX_SR ? MXK_SR_BITS : 0; /* sr: 16 binades lower */
   k.expm = _mm512_set1_epi32 (0x7F800000);
@@ -266,8 +270,7 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   k.eminf = _mm512_set1_epi32 (f->emin + 127);
   /* t clamped to the table's lowest binade where it has room (magic_slack), else 2^-126 */
   int slack = magic_slack (f);
-  k.nomax = magic_nomax (f, sr);
-  k.tlo = _mm512_set1_epi32 (k.nomax ? (f->emin - slack + 127) << 23 : 0x800000);
+  k.tlo = _mm512_set1_epi32 (magic_nomax (f, sr) ? (f->emin - slack + 127) << 23 : 0x800000);
   static const uint32_t zeros[32];
   const uint32_t *tm = f->is_int ? zeros : magic_tabs[f->id][half ? 1 : sr ? 2 : 0];
   k.tm0 = _mm512_loadu_si512 ((const void *) tm), k.tm1 = _mm512_loadu_si512 ((const void *) (tm + 16));
@@ -283,7 +286,6 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
   uint32_t im = mxk__f2u (sr ? 128.0f : half ? 6291456.0f : 12582912.0f) + (uint32_t) half;
   k.magic = _mm512_castsi512_ps (_mm512_set1_epi32 ((int) im));
   k.magicb = _mm512_set1_epi32 ((int) (im - (uint32_t) half));
-  k.is_int = is_int; /* f->is_int, a constant in each copy of the loop */
   k.fastlo = _mm512_set1_epi32 ((int) (rnd == MX_SR ? MXK_FAST_LO_SR : MXK_FAST_LO));
   return k;
 }
@@ -305,13 +307,13 @@ magic_consts (const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, int is_int)
  * into a run-time branch (with sr's code added GCC stopped inlining it, and rne in cache took
  * 13.2 ns per block instead of 6.8). */
 static inline __attribute__ ((always_inline)) __m512i
-lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
+lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, qmode mode, int trunc)
 {
   __m512i t = _mm512_max_epi32 (_mm512_sub_epi32 (_mm512_and_si512 (b, k->absm), xs), k->tlo), code;
   /* rup rounds the magnitude up on the positive lanes, rdn on the negative ones, zeros (+0, -0)
    * not: their t is the clamp, which rounds to 0 toward zero */
-  __mmask16 kup = k->rnd == MX_RUP ? _mm512_cmpgt_epi32_mask (b, _mm512_setzero_si512 ())
-                  : k->rnd == MX_RDN ? _mm512_cmpgt_epu32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u))
+  __mmask16 kup = mode.rnd == MX_RUP ? _mm512_cmpgt_epi32_mask (b, _mm512_setzero_si512 ())
+                  : mode.rnd == MX_RDN ? _mm512_cmpgt_epu32_mask (b, _mm512_set1_epi32 ((int) 0x80000000u))
                                      : 0;
   /* trunc: the caller keeps only the code's byte of each dword (byte 0; sr: byte 2, above its
    * 16 bits of fraction), so the bits above it may stay: the sum's exponent field (cleared for
@@ -319,9 +321,9 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
    * bit 23), and for INT8 the magic's bits, whose bits 0-7 and 16-23 are zeros.  The codes are
    * not saturated: below 2^(emax+1) (floor) or at most max * (1 + 2^-23) (rceil), t
    * rounds at most to 2^(emax+1), whose code is at most 128, as INT8's is */
-  if (k->is_int)
+  if (mode.is_int)
     {
-      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, k->rnd, kup));
+      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), k->magic, mode.rnd, kup));
       if (!trunc)
         code = _mm512_sub_epi32 (code, k->magicb);
     }
@@ -329,39 +331,39 @@ lanes_code (__m512i b, __m512i xs, __m512i r, const magk *k, int trunc)
     {
       /* E' = max(exponent of t, emin) indexes the magic's table (mod 32) */
       __m512i idx = _mm512_srli_epi32 (t, 23);
-      if (!k->nomax)
+      if (!mode.nomax)
         idx = _mm512_max_epi32 (idx, k->eminf);
       __m512i magic = _mm512_permutex2var_epi32 (k->tm0, idx, k->tm1);
-      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), k->rnd, kup));
-      if (!trunc || k->rnd == MX_SR)
+      code = _mm512_castps_si512 (magic_add (_mm512_castsi512_ps (t), _mm512_castsi512_ps (magic), mode.rnd, kup));
+      if (!trunc || mode.rnd == MX_SR)
         code = _mm512_and_si512 (code, _mm512_set1_epi32 (0x7FFFFF));
     }
-  if (k->rnd == MX_SR)
+  if (mode.rnd == MX_SR)
     {
       code = _mm512_add_epi32 (code, r);
       if (!trunc)
         code = _mm512_srli_epi32 (code, MXK_SR_BITS);
     }
-  if (k->rnd == MX_RNA)
+  if (mode.rnd == MX_RNA)
     code = _mm512_srli_epi32 (code, 1);
   return code;
 }
 
 /* Saturation and the sign, on bytes (ks: the negative lanes). */
 static inline __attribute__ ((always_inline)) __m128i
-sat_sign16 (__m128i mag, __mmask16 ks, const magk *k)
+sat_sign16 (__m128i mag, __mmask16 ks, const magk *k, qmode mode)
 {
   mag = _mm_min_epu8 (mag, _mm512_castsi512_si128 (k->maxmag));
-  if (k->is_int)
+  if (mode.is_int)
     return _mm_mask_sub_epi8 (mag, ks, _mm_setzero_si128 (), mag);
   return _mm_mask_add_epi8 (mag, ks, mag, _mm512_castsi512_si128 (k->signbit)); /* = or: mag < signbit */
 }
 
 static inline __attribute__ ((always_inline)) __m128i
-lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k)
+lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k, qmode mode)
 {
   __mmask16 ks = _mm512_cmplt_epi32_mask (b, _mm512_setzero_si512 ());
-  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, 0)), ks, k);
+  return sat_sign16 (_mm512_cvtepi32_epi8 (lanes_code (b, xs, r, k, mode, 0)), ks, k, mode);
 }
 
 /* Block blk's 32 inputs as FP32 bits; pf: prefetch MXK_PREFETCH elements on (not for a block
@@ -408,24 +410,24 @@ load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_roun
 /* One block by itself: the tails, and the blocks off the fast path. */
 static inline void
 magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt, size_t blk,
-           const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, magk kv)
+           const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, magk kv, qmode mode)
 {
   /* k by value: a pointer to the caller's would let every call in the caller's loop change
-   * it, and GCC would read its rounding and flags at run time there */
+   * it, and GCC would read its constants again there */
   const magk *k = &kv;
   __m512i b0, b1, r0, r1;
   load_block (&b0, &b1, in, in_fmt, blk, 1);
-  load_rbits (&r0, &r1, rbits, blk, k->rnd);
+  load_rbits (&r0, &r1, rbits, blk, mode.rnd);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
-  if (!mxk__fast_amax (amax, k->rnd))
+  if (!mxk__fast_amax (amax, mode.rnd))
     {
-      scales[blk] = block_any (dst, b0, b1, amax, f, rule, k->rnd, r0, r1);
+      scales[blk] = block_any (dst, b0, b1, amax, f, rule, mode.rnd, r0, r1);
       return;
     }
   int x = mxk__scale_exp (amax, f, rule);
-  __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (k->is_int ? x - 6 : x) << 23));
-  _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, r0, k));
-  _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, r1, k));
+  __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (mode.is_int ? x - 6 : x) << 23));
+  _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, r0, k, mode));
+  _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, r1, k, mode));
   scales[blk] = (uint8_t) (x + 127);
 }
 
@@ -555,21 +557,21 @@ nt_out_end (nt_out *w, int nt)
  * saturating and signing 16 bytes at a time took a sixth more time in cache. */
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
-           const uint16_t *rbits, size_t blk, const magk *k, int vbmi, int masked, __mmask64 keep,
+           const uint16_t *rbits, size_t blk, const magk *k, qmode mode, int vbmi, int masked, __mmask64 keep,
            nt_out *w, mx_packing packing)
 {
   __m512i r0, r1, r2, r3;
-  load_rbits (&r0, &r1, rbits, blk, k->rnd);
-  load_rbits (&r2, &r3, rbits, blk + 1, k->rnd);
+  load_rbits (&r0, &r1, rbits, blk, mode.rnd);
+  load_rbits (&r2, &r3, rbits, blk + 1, mode.rnd);
   const __m512i z = _mm512_setzero_si512 ();
   __m512i y;
   if (vbmi)
     {
-      y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, 1), k->nidx, lanes_code (a1, xa, r1, k, 1)),
-                                   permt2b (lanes_code (b0, xb, r2, k, 1), k->nidx, lanes_code (b1, xb, r3, k, 1)));
+      y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, mode, 1), k->nidx, lanes_code (a1, xa, r1, k, mode, 1)),
+                                   permt2b (lanes_code (b0, xb, r2, k, mode, 1), k->nidx, lanes_code (b1, xb, r3, k, mode, 1)));
       y = _mm512_min_epu8 (y, k->maxmag); /* saturated */
       __m512i s = _mm512_mask_blend_epi64 (0xF0, permt2b (a0, k->sidx, a1), permt2b (b0, k->sidx, b1));
-      if (k->is_int)
+      if (mode.is_int)
         y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
       else
         {
@@ -581,15 +583,15 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
   else
     {
       y = _mm512_packus_epi16 (
-        _mm512_packus_epi32 (lanes_code (a0, xa, r0, k, 0), lanes_code (a1, xa, r1, k, 0)),
-        _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, 0), lanes_code (b1, xb, r3, k, 0)));
+        _mm512_packus_epi32 (lanes_code (a0, xa, r0, k, mode, 0), lanes_code (a1, xa, r1, k, mode, 0)),
+        _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, mode, 0), lanes_code (b1, xb, r3, k, mode, 0)));
       /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
       const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
       y = _mm512_min_epu8 (_mm512_permutexvar_epi32 (ord, y), k->maxmag);
       __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
       __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
       __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
-      y = k->is_int ? _mm512_mask_sub_epi8 (y, s, z, y) : _mm512_mask_add_epi8 (y, s, y, k->signbit); /* = or */
+      y = mode.is_int ? _mm512_mask_sub_epi8 (y, s, z, y) : _mm512_mask_add_epi8 (y, s, y, k->signbit); /* = or */
     }
   if (masked)
     y = _mm512_maskz_mov_epi8 (keep, y);
@@ -625,7 +627,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
  * of its lanes): xs, the exponent offsets (INT8: less 6 << 23), sc, the scale bytes in dwords,
  * off, the lanes off the fast path that are not NaN or Inf, and nan, the NaN/Inf lanes. */
 static inline __attribute__ ((always_inline)) void
-scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i *sc, __mmask16 *off,
+scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i *xl, __m512i *sc, __mmask16 *off,
              __mmask16 *nan)
 {
   __m512i xs;
@@ -652,7 +654,7 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, __m512i *xl, __m512i
   *off = o & (__mmask16) ~*nan;
   *sc = _mm512_mask_mov_epi32 (_mm512_srli_epi32 (_mm512_add_epi32 (xs, _mm512_set1_epi32 (127 << 23)), 23), *nan,
                                _mm512_set1_epi32 (0xFF));
-  *xl = _mm512_sub_epi32 (xs, _mm512_set1_epi32 (k->is_int ? 6 << 23 : 0));
+  *xl = _mm512_sub_epi32 (xs, _mm512_set1_epi32 (mode.is_int ? 6 << 23 : 0));
 }
 
 /* The packings whose codes the pair route writes (pair_fast's stores): unpacked, and
@@ -666,14 +668,14 @@ pair_route (mx_packing packing)
 /* The blocks from blk to nb (fewer than a group), each by itself. */
 static inline __attribute__ ((always_inline)) void
 tail_blocks (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk, size_t nb,
-             const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, magk k)
+             const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, magk k, qmode mode)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   uint8_t c[MX_BLOCK];
   for (; blk < nb; blk++)
     {
       magic_block (scales, packing == MX_PACKING_UNPACKED ? codes + blk * MX_BLOCK : c, in, in_fmt, blk, f, rule,
-                   rbits, k);
+                   rbits, k, mode);
       if (packing != MX_PACKING_UNPACKED)
         mxk__pack_block (codes + blk * pb, c, packing);
     }
@@ -691,7 +693,7 @@ tail_blocks (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fm
 static inline __attribute__ ((always_inline)) void
 group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
         const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing, const magk *k,
-        int vbmi, nt_out *w)
+        qmode mode, int vbmi, nt_out *w)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   const __m512i pick = _mm512_setr_epi32 (0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -710,7 +712,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
   mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
   __m512i xl, sc;
   __mmask16 off, nan;
-  scale_lanes (mx, rule, k, &xl, &sc, &off, &nan); /* bit 4j: block j (the dwords of 128-bit lane j agree) */
+  scale_lanes (mx, rule, k, mode, &xl, &sc, &off, &nan); /* bit 4j: block j (the dwords of 128-bit lane j agree) */
   uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
   memcpy (scales + blk, &s4, 4);
   if (pair_route (packing) && !off)
@@ -727,11 +729,11 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * DRAM about a tenth on data with a NaN or an Inf in one block of 16) */
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, vbmi, 1,
+                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, mode, vbmi, 1,
                  (__mmask64) ~z, w, packing);
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * pb, b[2][0], b[2][1], b[3][0], b[3][1],
-                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k,
+                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k, mode,
                  vbmi, 1, (__mmask64) ~z, w, packing);
       return;
     }
@@ -746,11 +748,11 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       if (off >> (4 * j) & 1)
         continue;
       __m512i r0, r1;
-      load_rbits (&r0, &r1, rbits, bj, k->rnd);
+      load_rbits (&r0, &r1, rbits, bj, mode.rnd);
       __m512i xj = _mm512_permutexvar_epi32 (_mm512_set1_epi32 (4 * j), xl);
       __mmask16 keep = (__mmask16) (((nan >> (4 * j)) & 1) - 1); /* 0 for a NaN/Inf block */
-      __m128i q0 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][0], xj, r0, k));
-      __m128i q1 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][1], xj, r1, k));
+      __m128i q0 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][0], xj, r0, k, mode));
+      __m128i q1 = _mm_maskz_mov_epi8 (keep, lanes_magic (b[j][1], xj, r1, k, mode));
       if (packing != MX_PACKING_UNPACKED)
         mxk__pack_v (codes + bj * pb, q0, q1, packing);
       else
@@ -766,7 +768,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       {
         size_t bj = blk + (size_t) j;
         magic_block (scales, packing == MX_PACKING_UNPACKED ? cb + j * MX_BLOCK : c, in, in_fmt, bj, f, rule,
-                     rbits, *k);
+                     rbits, *k, mode);
         if (packing != MX_PACKING_UNPACKED)
           mxk__pack_block (codes + bj * pb, c, packing);
       }
@@ -794,7 +796,7 @@ typedef struct
 } g16;
 
 static inline __attribute__ ((always_inline)) void
-g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule rule, const magk *k)
+g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule rule, const magk *k, qmode mode)
 {
   __m512i m[16];
 #pragma GCC unroll 16
@@ -825,7 +827,7 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
 #undef MXK_SHUF
   mx = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), mx);
   __m512i xl, sc;
-  scale_lanes (mx, rule, k, &xl, &sc, &g->off, &g->nan);
+  scale_lanes (mx, rule, k, mode, &xl, &sc, &g->off, &g->nan);
   g->sc = _mm512_cvtepi32_epi8 (sc);
   _mm512_storeu_si512 ((void *) g->xv, xl);
 }
@@ -834,15 +836,13 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
  * unpacked or packed (pair_fast). */
 static inline __attribute__ ((always_inline)) void
 g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
-           const g16 *g, const uint16_t *rbits, const magk *k, mx_rounding rnd, int is_int, int nomax,
-           mx_packing packing)
+           const g16 *g, const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   _mm_storeu_si128 ((void *) (scales + blk), g->sc);
   /* the loop's constants taken into registers here: GCC keeps k in memory, and each use in the
    * loop loaded it again (in cache: 2.5 ns per block, 2.35 with them held) */
   magk kl = *k;
-  kl.rnd = rnd, kl.is_int = is_int, kl.nomax = nomax;
   __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sidx),
                "+v"(kl.maxmag), "+v"(kl.signbit), "+v"(kl.eminf));
 #pragma GCC unroll 1
@@ -857,7 +857,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
        * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
       __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
       pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, 1, 0, 0,
+                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, mode, 1, 0, 0,
                  NULL, packing);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
@@ -880,31 +880,28 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
 static MXK_INLINE_OPT void
 quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing,
-               const magk *kp, mx_rounding rnd, int is_int, int nomax)
+               const magk *kp, qmode mode)
 {
-  /* the mode set again from the constants of this copy of the loop: through the copy alone
-   * GCC did not always see them, and tested them at run time in the codes' loop */
   magk k = *kp;
-  k.rnd = rnd, k.is_int = is_int, k.nomax = nomax;
   size_t blk = 0;
   if (nb >= 16)
     {
       g16 gs[2];
-      g16_scan (&gs[0], in, in_fmt, 0, rule, &k);
+      g16_scan (&gs[0], in, in_fmt, 0, rule, &k, mode);
       for (int i = 0; blk + 16 <= nb; blk += 16, i ^= 1)
         {
           if (blk + 32 <= nb)
-            g16_scan (&gs[i ^ 1], in, in_fmt, blk + 16, rule, &k);
+            g16_scan (&gs[i ^ 1], in, in_fmt, blk + 16, rule, &k, mode);
           if (!gs[i].off)
-            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, rnd, is_int, nomax, packing);
+            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, mode, packing);
           else
             for (int j = 0; j < 16; j += 4)
-              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, 1, NULL);
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, mode, 1, NULL);
         }
     }
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, 1, NULL);
-  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, mode, 1, NULL);
+  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k, mode);
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -912,18 +909,17 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                mx_packing packing, int is_int, int vbmi, int nt)
 {
-  /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs.  k's mode set again
-   * from this copy's constants, so that the loop reads them as such.  nt (unpacked, the codes
-   * offset in their line by a multiple of 4, or of 1 on avx512vbmi): the codes of the whole
-   * groups by non-temporal stores, the tail's after them by plain ones */
-  magk k = magic_consts (f, rule, rnd, is_int);
-  k.rnd = rnd, k.is_int = is_int;
+  /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs.  nt (unpacked, the
+   * codes offset in their line by a multiple of 4, or of 1 on avx512vbmi): the codes of the
+   * whole groups by non-temporal stores, the tail's after them by plain ones */
+  magk k = magic_consts (f, rule, rnd);
+  const qmode mode = { rnd, is_int, magic_nomax (f, rnd == MX_SR) };
   size_t blk = 0;
   nt_out w = nt_out_start (codes, vbmi ? 1 : 4, nt);
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, vbmi, nt ? &w : NULL);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, mode, vbmi, nt ? &w : NULL);
   nt_out_end (&w, nt);
-  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k);
+  tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k, mode);
 }
 
 /* The sixteen-block loop (avx512vbmi, the pair route's packings, inputs below mxk__q16_big's
@@ -936,13 +932,14 @@ quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                  const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                  mx_packing packing, int is_int)
 {
-  magk k = magic_consts (f, rule, rnd, is_int);
+  magk k = magic_consts (f, rule, rnd);
+  int nomax = magic_nomax (f, rnd == MX_SR);
   if (in_fmt == MX_BF16)
-    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, rnd, is_int, k.nomax);
-  else if (k.nomax)
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 1);
+    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, nomax });
+  else if (nomax)
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 1 });
   else
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, rnd, is_int, 0);
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 0 });
 }
 
 /* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
