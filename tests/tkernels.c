@@ -1212,9 +1212,11 @@ main (int argc, char **argv)
            * at a time must see it in the second block of a pair too */
           for (int pos = 0; pos < 8; pos++)
             {
+              /* finite codes of A's format, every other one negative, and B's */
+              const unsigned ka[3] = { 1, (nca / 2 - 1) / 3, (nca / 2 - 1) / 3 * 2 };
               uint8_t sa4[4] = { 120, 125, 130, 127 }, sb4[4] = { 126, 121, 128, 131 }, a4[128], b4[128];
               for (int i = 0; i < 128; i++)
-                a4[i] = (uint8_t) (kb[i % 3] + (unsigned) i % 2 * (nca / 2)), b4[i] = (uint8_t) kb[(i + 1) % 3];
+                a4[i] = (uint8_t) (ka[i % 3] + (unsigned) i % 2 * (nca / 2)), b4[i] = (uint8_t) kb[(i + 1) % 3];
               (pos < 4 ? sa4 : sb4)[pos % 4] = 0xFF;
               check_dot (elem, fb, 4, sa4, a4, sb4, b4, 0, "NaN scale");
             }

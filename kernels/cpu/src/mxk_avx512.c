@@ -1371,9 +1371,6 @@ MXK_DEQUANTIZE_AS (dequantize_avx512vbmi_nt, 1, 1)
  * or Inf code's table entry is the NaN or Inf itself, so nothing is patched.  On the Zen 4 bench
  * host E4M3 x E4M3 in cache went from 15.9 ns a block (the FP16 decode of dequantize, a scalef
  * and a NaN patch per operand) to 8.8-9.0 ns. */
-/* The block loop, one copy per pair of decode kinds (fixed at compile time, as dequantize's:
- * with the kinds tested at run time, GCC kept the tables on the stack and tested a kind on
- * every block). */
 /* One block pair's term: the exact sum of its 32 products in double, times 2^(SA + SB + koff),
  * rounded once to FP32 (a NaN scale or a pair whose sum may need more than 53 bits: the scalar
  * routine). */
@@ -1396,7 +1393,7 @@ dot_block (const uint8_t *ab, uint8_t SA, const mxk_fmt *pa, const dotk *ka, con
   return (float) (sum * mxk__pow2d ((int) SA + (int) SB + koff));
 }
 
-/* avx512vbmi, FP8: two blocks' 64 codes c -> their exact values in v[0..3], each vector's low
+/* avx512vbmi, E4M3 (FP8): two blocks' 64 codes c -> their exact values in v[0..3], each vector's low
  * 256 bits from the first block and its high 256 from the second, in an order that depends
  * only on the position (so two operands decoded alike pair their elements): the BF16 words'
  * bytes by two byte permutes of 128-entry tables (fp8_byte_tables), the sign or-ed in, then
@@ -1414,10 +1411,13 @@ fp8_pair_values (__m512 v[4], __m512i c, const dotk *t)
   v[3] = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1));
 }
 
-/* Sequential, as the other paths (acc + each block pair's term, in order); pair (avx512vbmi,
- * FP8 x FP8): two blocks at a time, decoded by byte permutes (fp8_pair_values): on an Intel
- * Xeon (Emerald Rapids) each block's word-table decode took 8 operations on its one shuffle
- * port, the byte permutes take 5. */
+/* The block loop, one copy per pair of decode kinds (fixed at compile time, as dequantize's:
+ * with the kinds tested at run time, GCC kept the tables on the stack and tested a kind on
+ * every block); sequential, as the other paths (acc + each block pair's term, in order).
+ * pair (avx512vbmi, E4M3 x E4M3, the one FP8 pair that is not wide): two blocks at a time,
+ * decoded by byte permutes (fp8_pair_values): on an Intel Xeon (Emerald Rapids), whose one
+ * shuffle unit takes vpermt2w and vpermt2b twice, the word tables' decode kept it 8 cycles per
+ * block and operand, the byte permutes 5. */
 static inline __attribute__ ((always_inline)) float
 dot_blocks (float acc, const uint8_t *sa, const uint8_t *a, const mxk_fmt *pa, const dotk *tka, int kind_a,
             const uint8_t *sb, const uint8_t *b, const mxk_fmt *pb, const dotk *tkb, int kind_b, size_t nb,
@@ -1431,7 +1431,7 @@ dot_blocks (float acc, const uint8_t *sa, const uint8_t *a, const mxk_fmt *pa, c
     for (; blk + 2 <= nb; blk += 2)
       {
         const uint8_t *ab = a + blk * MX_BLOCK, *bb = b + blk * MX_BLOCK;
-        if (wide || sa[blk] == 0xFF || sa[blk + 1] == 0xFF || sb[blk] == 0xFF || sb[blk + 1] == 0xFF)
+        if (sa[blk] == 0xFF || sa[blk + 1] == 0xFF || sb[blk] == 0xFF || sb[blk + 1] == 0xFF)
           {
             acc = acc + dot_block (ab, sa[blk], pa, &ka, bb, sb[blk], pb, &kb, koff, wide);
             acc = acc + dot_block (ab + MX_BLOCK, sa[blk + 1], pa, &ka, bb + MX_BLOCK, sb[blk + 1], pb, &kb, koff, wide);
@@ -1440,26 +1440,28 @@ dot_blocks (float acc, const uint8_t *sa, const uint8_t *a, const mxk_fmt *pa, c
         __m512 va[4], vb[4];
         fp8_pair_values (va, _mm512_loadu_si512 ((const void *) ab), &ka);
         fp8_pair_values (vb, _mm512_loadu_si512 ((const void *) bb), &kb);
-        /* the products exact, their sums too (as dot_block's), from the first product up, not
-         * from +0: a sum of -0 products is -0 there, and acc + -0 keeps a -0 acc */
-        __m512d s0 = _mm512_setzero_pd (), s1 = _mm512_setzero_pd ();
-#pragma GCC unroll 4
-        for (int i = 0; i < 4; i++)
+        /* the products exact (E4M3: at most 8 significant bits, multiples of 2^-18), every
+         * partial sum too (multiples of 2^-18 below 32 * 448^2 < 2^23: 41 bits), so their
+         * order does not matter; from the first product up, not from +0: a sum of -0 products
+         * is -0 in dot_block, and acc + -0 keeps a -0 acc */
+        __m512 p = _mm512_mul_ps (va[0], vb[0]);
+        __m512d s0 = _mm512_cvtps_pd (_mm512_castps512_ps256 (p));
+        __m512d s1 = _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1)));
+#pragma GCC unroll 3
+        for (int i = 1; i < 4; i++)
           {
-            __m512 p = _mm512_mul_ps (va[i], vb[i]);
-            __m512d lo = _mm512_cvtps_pd (_mm512_castps512_ps256 (p));
-            __m512d hi = _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1)));
-            s0 = i ? _mm512_add_pd (s0, lo) : lo;
-            s1 = i ? _mm512_add_pd (s1, hi) : hi;
+            p = _mm512_mul_ps (va[i], vb[i]);
+            s0 = _mm512_add_pd (s0, _mm512_cvtps_pd (_mm512_castps512_ps256 (p)));
+            s1 = _mm512_add_pd (s1, _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p), 1))));
           }
         /* both sums reduced at once: 128-bit lanes 0-1 then hold s0's halves added, 2-3 s1's;
          * then each lane the sum of its pair; then element 0 s0's total, element 4 s1's */
         __m512d u = _mm512_add_pd (_mm512_shuffle_f64x2 (s0, s1, 0x44), _mm512_shuffle_f64x2 (s0, s1, 0xEE));
         u = _mm512_add_pd (u, _mm512_shuffle_f64x2 (u, u, 0xB1));
         u = _mm512_add_pd (u, _mm512_permute_pd (u, 0x55));
-        double t0 = _mm512_cvtsd_f64 (u), t1 = _mm_cvtsd_f64 (_mm_castps_pd (_mm512_extractf32x4_ps (_mm512_castpd_ps (u), 2)));
-        acc = acc + (float) (t0 * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
-        acc = acc + (float) (t1 * mxk__pow2d ((int) sa[blk + 1] + (int) sb[blk + 1] + koff));
+        double sum0 = _mm512_cvtsd_f64 (u), sum1 = _mm256_cvtsd_f64 (_mm512_extractf64x4_pd (u, 1));
+        acc = acc + (float) (sum0 * mxk__pow2d ((int) sa[blk] + (int) sb[blk] + koff));
+        acc = acc + (float) (sum1 * mxk__pow2d ((int) sa[blk + 1] + (int) sb[blk + 1] + koff));
       }
   for (; blk < nb; blk++)
     acc = acc + dot_block (a + blk * MX_BLOCK, sa[blk], pa, &ka, b + blk * MX_BLOCK, sb[blk], pb, &kb, koff, wide);
