@@ -1080,9 +1080,8 @@ main (int argc, char **argv)
       }
       /* groups of 16 blocks on the fast route (the avx512vbmi path's 16-block maximum tree):
        * each block's top binade drawn apart, so that a tree which mixed two blocks' maxima would
-       * give a wrong scale; in every fourth group one block holds a NaN or an Inf (done inside
-       * the group), in every eighth one block is all zeros (the group is done four blocks at a
-       * time) */
+       * give a wrong scale; in every fourth group one block holds a NaN or an Inf, in every
+       * eighth one block is all zeros (both done inside the group) */
       {
         static uint32_t g16[1024 * 32];
         for (int b = 0; b < 1024; b++)
@@ -1098,8 +1097,14 @@ main (int argc, char **argv)
             if (g % 4 == 1)
               g16[b * 32 + (int) (rng_next (&r) % 32)] = g % 8 == 1 ? 0x7FC00000u : 0xFF800000u;
             if (g % 8 == 6)
-              memset (g16 + b * 32, 0, 32 * sizeof g16[0]);
+              for (int i = 0; i < 32; i++) /* +0 and -0 */
+                g16[b * 32 + i] = (uint32_t) (rng_next (&r) & 1) << 31;
           }
+        /* all-zero blocks on the fast route too (scale 0, each -0's code signed): block 2, in
+         * the four-block loop's 15 blocks below, and the whole of group 3 */
+        for (int b = 2; b < 64; b = b == 2 ? 48 : b + 1)
+          for (int i = 0; i < 32; i++)
+            g16[b * 32 + i] = (uint32_t) (rng_next (&r) & 1) << 31;
         /* and 15 blocks of them: fewer than sixteen, so four at a time, then one at a time (the
          * loop inputs of 32 MiB and more take) */
         for (int rule = 0; rule < 2; rule++)

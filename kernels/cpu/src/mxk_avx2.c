@@ -228,9 +228,24 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
       __m256i b[4];
       load_block (b, in, in_fmt, blk);
       const uint16_t *rb = rnd == MX_SR ? rbits + blk * MX_BLOCK : NULL;
-      if (!mxk__fast_amax (amax, rnd))
+      if (amax == 0)
         {
-          uint32_t bb[MX_BLOCK]; /* zero, tiny, huge, NaN or Inf: the scalar routine */
+          /* all zeros (+0 and -0): the scale byte 0 (X = -127, as the scalar routine gives it),
+           * every code 0 but a -0's, which is signed (INT8: 0); by the scalar routine such a
+           * block took 294 ns against 13.7 (Intel Xeon EMR, E4M3, in cache) */
+          __m256i s[4];
+          for (int h = 0; h < 4; h++)
+            s[h] = k.is_int ? _mm256_setzero_si256 () : _mm256_and_si256 (_mm256_srai_epi32 (b[h], 31), k.signbit);
+          __m256i q = pack32 (s[0], s[1], s[2], s[3]);
+          if (packing != MX_PACKING_UNPACKED)
+            mxk__pack_v (codes + blk * pb, _mm256_castsi256_si128 (q), _mm256_extracti128_si256 (q, 1), packing);
+          else
+            _mm256_storeu_si256 ((void *) dst, q);
+          scales[blk] = 0;
+        }
+      else if (!mxk__fast_amax (amax, rnd))
+        {
+          uint32_t bb[MX_BLOCK]; /* tiny, huge, NaN or Inf: the scalar routine */
           for (int h = 0; h < 4; h++)
             _mm256_storeu_si256 ((void *) (bb + 8 * h), b[h]);
           scales[blk] = mxk__quant_block (dst, bb, f, rule, rnd, rb);

@@ -651,10 +651,17 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
   __mmask16 o = _mm512_cmpge_epu32_mask (_mm512_sub_epi32 (mx, k->fastlo),
                                          _mm512_sub_epi32 (_mm512_set1_epi32 ((int) MXK_FAST_HI), k->fastlo));
   *nan = _mm512_cmpge_epu32_mask (mx, k->expm);
-  *off = o & (__mmask16) ~*nan;
+  /* an all-zero block (amax 0: +0 and -0 only) stays on the fast path: its scale byte 0 (X =
+   * -127, as block_any gives it), its codes under x = 0, where every zero's t is the clamp and
+   * rounds to code 0, rup and rdn leaving zeros alone, and a -0 gets its sign as any negative
+   * lane does.  Off the path, by block_any, such a block cost 44 ns against 6.9 (Intel Xeon
+   * EMR, E4M3, in cache), and one in 16 doubled the time of every block. */
+  __mmask16 zero = _mm512_testn_epi32_mask (mx, mx);
+  *off = o & (__mmask16) ~(*nan | zero);
   *sc = _mm512_mask_mov_epi32 (_mm512_srli_epi32 (_mm512_add_epi32 (xs, _mm512_set1_epi32 (127 << 23)), 23), *nan,
                                _mm512_set1_epi32 (0xFF));
-  *xl = _mm512_sub_epi32 (xs, _mm512_set1_epi32 (mode.is_int ? 6 << 23 : 0));
+  *sc = _mm512_maskz_mov_epi32 ((__mmask16) ~zero, *sc);
+  *xl = _mm512_sub_epi32 (_mm512_maskz_mov_epi32 ((__mmask16) ~zero, xs), _mm512_set1_epi32 (mode.is_int ? 6 << 23 : 0));
 }
 
 /* The packings whose codes the pair route writes (pair_fast's stores): unpacked, and
