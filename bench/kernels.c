@@ -7,8 +7,9 @@
  *   dot:        elements/s (two 1-byte codes per element)
  * on several data sets (issue 18): uniform (random normal values), gauss (weights-like, with
  * outliers), elemsub (blocks whose elements are mostly subnormal in the element format), special
- * (NaN/Inf sprinkled) and, reported apart, tiny (FP32-subnormal inputs, so scale 2^-127 and
- * FP32-subnormal dequantized outputs); the worst ratio of the first four per op and format; the
+ * (NaN/Inf sprinkled), zeros (uniform, one block in eight all +0 and -0: sparse activations,
+ * padding) and, reported apart, tiny (FP32-subnormal inputs, so scale 2^-127 and FP32-subnormal
+ * dequantized outputs); the worst ratio of the first five per op and format; the
  * speed-up over the scalar reference path; and dispatch_regret, the largest ratio over every op
  * and format of the path cpuid picks to the fastest path this CPU has.  Then the multi-threaded
  * entry points (mxk_quantize_mt, mxk_dequantize_mt) on T = the online CPUs, beside the same
@@ -194,8 +195,8 @@ static unsigned bench_reps = 1, bench_rounds = 3;
   })
 
 /* the data sets; tiny is reported apart from the worst case */
-enum { SET_UNIFORM, SET_GAUSS, SET_ELEMSUB, SET_SPECIAL, SET_TINY, NSETS };
-static const char *const set_names[NSETS] = { "uniform", "gauss", "elemsub", "special", "tiny" };
+enum { SET_UNIFORM, SET_GAUSS, SET_ELEMSUB, SET_SPECIAL, SET_ZEROS, SET_TINY, NSETS };
+static const char *const set_names[NSETS] = { "uniform", "gauss", "elemsub", "special", "zeros", "tiny" };
 
 static float
 u01 (mxv_rng *r) /* uniform in [0, 1) with 24 random bits */
@@ -242,6 +243,9 @@ gen_set (uint32_t *in, size_t n, int set, mxv_rng *r)
         }
       if (set == SET_ELEMSUB)
         x[mxv_rng_next (r) % 32] = (uint32_t) te << 23 | 0x400000;
+      if (set == SET_ZEROS && mxv_rng_next (r) % 8 == 0) /* sparse: a block of +0 and -0 */
+        for (int i = 0; i < 32; i++)
+          x[i] &= 0x80000000u;
       if (set == SET_SPECIAL && mxv_rng_next (r) % 16 == 0)
         {
           unsigned long long s = mxv_rng_next (r);
@@ -259,7 +263,7 @@ main (int argc, char **argv)
               "  libmxk throughput on one thread over an FP32 input of MiB (default 256), each\n"
               "  kernel timed alternating with a copy-shaped stream (best of 3 each; below 16 MiB\n"
               "  best of 7, each of 16 MiB worth of calls; the ratio is to that stream), on\n"
-              "  five data sets (uniform gauss elemsub special, and tiny\n"
+              "  six data sets (uniform gauss elemsub special zeros, and tiny\n"
               "  apart); path: auto ref generic avx2 avx512 avx512vbmi (default: the one\n"
               "  cpuid picks).  Then mxk_quantize_mt / mxk_dequantize_mt on the online CPUs\n"
               "  beside the same streams on as many threads; then quantize under rna rtz rup\n"
