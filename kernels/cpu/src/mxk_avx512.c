@@ -1160,6 +1160,25 @@ fp8_byte_tables (dotk *k)
   k->l0 = _mm512_loadu_si512 ((const void *) l), k->l1 = _mm512_loadu_si512 ((const void *) (l + 64));
 }
 
+/* avx512vbmi, FP8: two blocks' 64 codes c -> their exact values in v[0..3] (dq_pair_fp8's, and
+ * dot's E4M3 x E4M3), each vector's low 256 bits from the first block and its high 256 from
+ * the second, in an order that depends only on the position (so two operands decoded alike
+ * pair their elements; dq_pair_fp8 permutes the codes first into element order): the BF16 words'
+ * bytes by two byte permutes of 128-entry tables (fp8_byte_tables), the sign or-ed in, then
+ * in-lane unpacks, which keep each 128-bit lane's codes in their lane. */
+static inline __attribute__ ((always_inline)) void
+fp8_pair_values (__m512 v[4], __m512i c, const dotk *t)
+{
+  __m512i hi = _mm512_ternarylogic_epi32 (permt2b (t->h0, c, t->h1), c, _mm512_set1_epi8 ((char) 0x80), 0xF8);
+  __m512i lo = permt2b (t->l0, c, t->l1);
+  __m512i w0 = _mm512_unpacklo_epi8 (lo, hi), w1 = _mm512_unpackhi_epi8 (lo, hi);
+  const __m512i z = _mm512_setzero_si512 ();
+  v[0] = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0));
+  v[1] = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0));
+  v[2] = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1));
+  v[3] = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1));
+}
+
 /* avx512vbmi, FP8: two blocks' 64 codes c (block A's then B's) -> their 64 values, scaled, in
  * d[0..3] (A's 0-15, A's 16-31, B's 0-15, B's 16-31).  Each value's BF16 bytes come from two
  * byte permutes of 128-entry tables by the code's 7-bit magnitude (the sign or-ed into the high
@@ -1172,15 +1191,10 @@ dq_pair_fp8 (__m512 d[4], __m512i c, int SA, int SB, const dotk *t)
   /* P dword 4L + q = c dword 4q + L: after the unpacks, vector q's 128-bit lane L holds P's
    * bytes 16L + 4q .. 16L + 4q + 3, that is c's elements 16q + 4L .. 16q + 4L + 3 */
   const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-  __m512i p = _mm512_permutexvar_epi32 (ord, c);
-  __m512i hi = _mm512_ternarylogic_epi32 (permt2b (t->h0, p, t->h1), p, _mm512_set1_epi8 ((char) 0x80), 0xF8);
-  __m512i lo = permt2b (t->l0, p, t->l1);
-  __m512i w0 = _mm512_unpacklo_epi8 (lo, hi), w1 = _mm512_unpackhi_epi8 (lo, hi);
-  const __m512i z = _mm512_setzero_si512 ();
-  dq_scale (&d[0], &d[1], _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0)),
-            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0)), SA, 0);
-  dq_scale (&d[2], &d[3], _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1)),
-            _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1)), SB, 0);
+  __m512 v[4];
+  fp8_pair_values (v, _mm512_permutexvar_epi32 (ord, c), t);
+  dq_scale (&d[0], &d[1], v[0], v[1], SA, 0);
+  dq_scale (&d[2], &d[3], v[2], v[3], SB, 0);
 }
 
 /* 16 FP32 values -> BF16, nearest-even, a NaN kept quiet with its sign (mxk__bf16_of) */
@@ -1398,24 +1412,6 @@ dot_block (const uint8_t *ab, uint8_t SA, const mxk_fmt *pa, const dotk *ka, con
                                             _mm512_cvtps_pd (_mm256_castpd_ps (_mm512_extractf64x4_pd (_mm512_castps_pd (p1), 1)))));
   double sum = _mm512_reduce_add_pd (s); /* exact: every partial sum fits 53 bits */
   return (float) (sum * mxk__pow2d ((int) SA + (int) SB + koff));
-}
-
-/* avx512vbmi, E4M3 (FP8): two blocks' 64 codes c -> their exact values in v[0..3], each vector's low
- * 256 bits from the first block and its high 256 from the second, in an order that depends
- * only on the position (so two operands decoded alike pair their elements): the BF16 words'
- * bytes by two byte permutes of 128-entry tables (fp8_byte_tables), the sign or-ed in, then
- * in-lane unpacks, which keep each 128-bit lane's codes in their lane. */
-static inline __attribute__ ((always_inline)) void
-fp8_pair_values (__m512 v[4], __m512i c, const dotk *t)
-{
-  __m512i hi = _mm512_ternarylogic_epi32 (permt2b (t->h0, c, t->h1), c, _mm512_set1_epi8 ((char) 0x80), 0xF8);
-  __m512i lo = permt2b (t->l0, c, t->l1);
-  __m512i w0 = _mm512_unpacklo_epi8 (lo, hi), w1 = _mm512_unpackhi_epi8 (lo, hi);
-  const __m512i z = _mm512_setzero_si512 ();
-  v[0] = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w0));
-  v[1] = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w0));
-  v[2] = _mm512_castsi512_ps (_mm512_unpacklo_epi16 (z, w1));
-  v[3] = _mm512_castsi512_ps (_mm512_unpackhi_epi16 (z, w1));
 }
 
 /* The block loop, one copy per pair of decode kinds (fixed at compile time, as dequantize's:
