@@ -14,6 +14,7 @@
  * key=value lines.  SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <string.h>
 #include "bench.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -129,8 +130,12 @@ static const probe probes[] = {
 int
 main (int argc, char **argv)
 {
-  (void) argv;
-  if (argc > 1)
+  if (argc > 2 || (argc == 2 && strcmp (argv[1], "--help") != 0 && strcmp (argv[1], "-h") != 0))
+    {
+      fprintf (stderr, "bench-ports: unexpected argument '%s' (it takes none; --help)\n", argv[1]);
+      return 2;
+    }
+  if (argc == 2)
     {
       puts ("usage: bench-ports\n"
             "  instructions per cycle of the AVX-512 instructions libmxk's loops use, alone and\n"
