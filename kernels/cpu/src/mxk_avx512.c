@@ -123,6 +123,16 @@ block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f
       _mm256_storeu_si256 ((void *) dst, _mm256_setzero_si256 ());
       return 0xFF;
     }
+  if (amax == 0)
+    {
+      /* +0 and -0 only: codes 0 and the sign bit (INT8: 0), without lanes_k's call (the AVX-512
+       * tails and the four-block loop's blocks off the fast path come here) */
+      const __m512i z = _mm512_setzero_si512 (), sb = _mm512_set1_epi32 (f->is_int ? 0 : (int) f->signbit);
+      _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (_mm512_maskz_mov_epi32 (_mm512_cmplt_epi32_mask (b0, z), sb)));
+      _mm_storeu_si128 ((void *) (dst + 16),
+                        _mm512_cvtepi32_epi8 (_mm512_maskz_mov_epi32 (_mm512_cmplt_epi32_mask (b1, z), sb)));
+      return 0;
+    }
   x = x < -127 ? -127 : x;
   const vfmt v = vf (f);
   _mm_storeu_si128 ((void *) dst, _mm512_cvtepi32_epi8 (lanes_k (b0, x, &v, rnd, 1, r0)));
