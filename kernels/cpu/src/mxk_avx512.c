@@ -647,15 +647,15 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
    * EMR, E4M3, in cache), and one in 16 doubled the time of every block.  Its x and scale byte
    * are zeroed by the masks of the ops that make them (nz), not by ops of their own after:
    * those lengthened the four-block loop's chain from the maxima to the codes, and quantize at
-   * 256 MiB lost 4-6% (AMD EPYC family 26 model 2, 2026-12-06). */
+   * 256 MiB lost 5-8% (AMD EPYC family 26 model 2, 2026-12-06). */
   __mmask16 nz = _mm512_test_epi32_mask (mx, mx);
   __m512i xs;
   if (rule == MX_SCALE_RCEIL_FP32)
     {
       /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
-       * block off it (zero, FP32 subnormals, tiny) is scaled by magic_block, and its amax
-       * is raised to the fast path's least here, so that the multiply never sees nor makes
-       * an FP32 subnormal */
+       * block off it (FP32 subnormals, tiny) is scaled by magic_block, and its amax (a zero
+       * block's too, whose x nz then zeroes) is raised to the fast path's least here, so that
+       * the multiply never sees nor makes an FP32 subnormal */
       __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
       xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (p, k->expm), k->xoff);
       xs = _mm512_mask_add_epi32 (xs, _mm512_mask_test_epi32_mask (nz, p, _mm512_set1_epi32 (0x7FFFFF)), xs,
