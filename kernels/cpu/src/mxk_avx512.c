@@ -559,7 +559,7 @@ nt_out_end (nt_out *w, int nt)
  * restores; the signs from compare masks.  Narrowing each vector by itself (vpmovdb) and
  * saturating and signing 16 bytes at a time took a sixth more time in cache. */
 static inline __attribute__ ((always_inline)) void
-pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb,
+pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb, __m512i mm,
            const uint16_t *rbits, size_t blk, const magk *k, qmode mode, int vbmi, int masked, __mmask64 keep,
            nt_out *w, mx_packing packing)
 {
@@ -572,7 +572,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
     {
       y = _mm512_mask_blend_epi64 (0xF0, permt2b (lanes_code (a0, xa, r0, k, mode, 1), k->nidx, lanes_code (a1, xa, r1, k, mode, 1)),
                                    permt2b (lanes_code (b0, xb, r2, k, mode, 1), k->nidx, lanes_code (b1, xb, r3, k, mode, 1)));
-      y = _mm512_min_epu8 (y, k->maxmag); /* saturated */
+      y = _mm512_min_epu8 (y, mm); /* saturated */
       __m512i s = _mm512_mask_blend_epi64 (0xF0, permt2b (a0, k->sidx, a1), permt2b (b0, k->sidx, b1));
       if (mode.is_int)
         y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
@@ -590,7 +590,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
         _mm512_packus_epi32 (lanes_code (b0, xb, r2, k, mode, 0), lanes_code (b1, xb, r3, k, mode, 0)));
       /* 128-bit lane L held dwords a0[L], a1[L], b0[L], b1[L] (4 codes each) */
       const __m512i ord = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-      y = _mm512_min_epu8 (_mm512_permutexvar_epi32 (ord, y), k->maxmag);
+      y = _mm512_min_epu8 (_mm512_permutexvar_epi32 (ord, y), mm);
       __mmask16 ka0 = _mm512_cmplt_epi32_mask (a0, z), ka1 = _mm512_cmplt_epi32_mask (a1, z);
       __mmask16 kb0 = _mm512_cmplt_epi32_mask (b0, z), kb1 = _mm512_cmplt_epi32_mask (b1, z);
       __mmask64 s = _mm512_kunpackd (_mm512_kunpackw (kb1, kb0), _mm512_kunpackw (ka1, ka0));
@@ -628,10 +628,12 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
 
 /* The scale step of up to 16 blocks at once, from mx (a block's largest magnitude bits in each
  * of its lanes): xs, the exponent offsets (INT8: less 6 << 23), sc, the scale bytes in dwords,
- * off, the lanes off the fast path that are not NaN or Inf, and nan, the NaN/Inf lanes. */
+ * off, the lanes off the fast path that are not NaN or Inf, and nan, the NaN/Inf lanes.  nzp
+ * NULL: an all-zero block's x is 0 here; else *nzp = the lanes not all-zero, and the caller
+ * zeroes such a block's codes (group4), its x left as the formula makes it. */
 static inline __attribute__ ((always_inline)) void
 scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i *xl, __m512i *sc, __mmask16 *off,
-             __mmask16 *nan)
+             __mmask16 *nan, __mmask16 *nzp)
 {
   /* an all-zero block (amax 0: +0 and -0 only) stays on the fast path: its scale byte 0 (X =
    * -127, as block_any gives it), its codes under x = 0, where every zero's t is the clamp and
@@ -640,7 +642,8 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
    * EMR, E4M3, in cache), and one in 16 doubled the time of every block.  Its x and scale byte
    * are zeroed by the masks of the ops that make them (nz), not by ops of their own after:
    * those lengthened the four-block loop's chain from the maxima to the codes, and quantize at
-   * 256 MiB lost 5-8% (AMD EPYC family 26 model 2, 2026-12-06). */
+   * 256 MiB lost 5-8% (AMD EPYC family 26 model 2, 2026-12-06).  The four-block loop takes
+   * even that mask off its chain (nzp; group4, 2026-12-07). */
   __mmask16 nz = _mm512_test_epi32_mask (mx, mx);
   __m512i xs;
   if (rule == MX_SCALE_RCEIL_FP32)
@@ -650,12 +653,24 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
        * block's too, whose x nz then zeroes) is raised to the fast path's least here, so that
        * the multiply never sees nor makes an FP32 subnormal */
       __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
-      xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (p, k->expm), k->xoff);
-      xs = _mm512_mask_add_epi32 (xs, _mm512_mask_test_epi32_mask (nz, p, _mm512_set1_epi32 (0x7FFFFF)), xs,
-                                  _mm512_set1_epi32 (1 << 23));
+      const __m512i fr = _mm512_set1_epi32 (0x7FFFFF), one = _mm512_set1_epi32 (1 << 23);
+      if (nzp)
+        {
+          xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
+          xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, fr), xs, one);
+        }
+      else
+        {
+          xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (p, k->expm), k->xoff);
+          xs = _mm512_mask_add_epi32 (xs, _mm512_mask_test_epi32_mask (nz, p, fr), xs, one);
+        }
     }
+  else if (nzp)
+    xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
   else
     xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (mx, k->expm), k->xoff);
+  if (nzp)
+    *nzp = nz;
   /* the blocks off the fast path; of those, the blocks holding a NaN or an Inf are done by the
    * caller without a branch (the NaN scale, codes 0): a branch on them, taken at random, cost
    * a sixth of the time on data with one such block in 16 (AMD EPYC family 26 model 2,
@@ -723,8 +738,9 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
   mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0x4E));
   mx = _mm512_max_epu32 (mx, _mm512_shuffle_epi32 (mx, 0xB1));
   __m512i xl, sc;
-  __mmask16 off, nan;
-  scale_lanes (mx, rule, k, mode, &xl, &sc, &off, &nan); /* bit 4j: block j (the dwords of 128-bit lane j agree) */
+  __mmask16 off, nan, nz;
+  /* bit 4j: block j (the dwords of 128-bit lane j agree); an all-zero block's x not zeroed */
+  scale_lanes (mx, rule, k, mode, &xl, &sc, &off, &nan, &nz);
   uint32_t s4 = (uint32_t) _mm_cvtsi128_si32 (_mm512_cvtepi32_epi8 (_mm512_permutexvar_epi32 (pick, sc)));
   memcpy (scales + blk, &s4, 4);
   if (pair_route (packing) && !off)
@@ -740,15 +756,22 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
        * data, 17% for INT8; zeroing them after, by a branch taken at random, cost quantize from
        * DRAM about a tenth on data with a NaN or an Inf in one block of 16) */
       uint64_t z = (uint64_t) (nan & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 4 & 1) * 0xFFFFFFFF00000000u;
+      /* an all-zero block's codes saturate at 0 (128-bit lane j of mm: block j's bound), and a
+       * -0 then gets its sign as any negative lane does.  mm is made beside the chain from the
+       * maxima to the codes, where the mask on x was (AMD EPYC family 26 model 2, E4M3 at 256
+       * MiB, against the code before zero blocks took the fast path: 1.03 of its time with the
+       * mask on x, 1.01 so; E5M2 0.98 of the mask's time, INT8 level) */
+      __m512i mm = _mm512_maskz_mov_epi32 (nz, k->maxmag);
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
-                 _mm512_shuffle_i32x4 (xl, xl, 0x55), rbits, blk, k, mode, vbmi, 1,
-                 (__mmask64) ~z, w, packing);
+                 _mm512_shuffle_i32x4 (xl, xl, 0x55), _mm512_shuffle_i32x4 (mm, mm, 0x50), rbits, blk, k, mode,
+                 vbmi, 1, (__mmask64) ~z, w, packing);
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * pb, b[2][0], b[2][1], b[3][0], b[3][1],
-                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF), rbits, blk + 2, k, mode,
-                 vbmi, 1, (__mmask64) ~z, w, packing);
+                 _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF),
+                 _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing);
       return;
     }
+  xl = _mm512_maskz_mov_epi32 (nz, xl); /* the blocks one at a time: an all-zero block's x = 0 */
   /* unpacked codes to cb: the output, or for the non-temporal writer (w) the four blocks'
    * 128 bytes here first (reloaded as two vectors: a store-forwarding stall, on a rare path) */
   uint8_t c4[4 * MX_BLOCK];
@@ -839,7 +862,7 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
 #undef MXK_SHUF
   mx = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), mx);
   __m512i xl, sc;
-  scale_lanes (mx, rule, k, mode, &xl, &sc, &g->off, &g->nan);
+  scale_lanes (mx, rule, k, mode, &xl, &sc, &g->off, &g->nan, NULL);
   g->sc = _mm512_cvtepi32_epi8 (sc);
   _mm512_storeu_si512 ((void *) g->xv, xl);
 }
@@ -869,7 +892,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
        * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
       __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
       pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), rbits, blk + (size_t) j, &kl, mode, 1, 0, 0,
+                 _mm512_set1_epi32 (g->xv[j + 1]), kl.maxmag, rbits, blk + (size_t) j, &kl, mode, 1, 0, 0,
                  NULL, packing);
     }
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
