@@ -52,7 +52,7 @@ vrc=0; wait "$vpid" || vrc=$?
 [ "$vrc" = 0 ] || { cat build/tverify-valgrind.log; echo "tverify under valgrind: exit $vrc"; }
 [ "$rc" = 0 ] && [ "$vrc" = 0 ] || exit 1
 
-leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md)"
+leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
 rm -rf build/pyvenv
 "${PYTHON:-python3}" -m venv build/pyvenv
 build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
