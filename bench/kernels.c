@@ -400,11 +400,16 @@ main (int argc, char **argv)
    * of cpuid's choice, the largest time of the chosen path over the fastest one.  The paths take
    * turns, one call each, best of REG_REPS per path: on a machine whose cores other work may
    * take, every path sees the same spells (timed one path after the other, a spell that fell on
-   * one path alone read as regret) */
-  enum { REG_REPS = 5 };
-  size_t nr = n / 16 / 32 * 32;
-  if (nr == 0)
-    nr = 32;
+   * one path alone read as regret).  Each turn starts one path further on: in a fixed order,
+   * avx512vbmi's INT8 dequantize, which is avx512's function itself, read 1.03-1.05 of avx512's
+   * time in 1 MiB runs (0.6 us calls; AMD EPYC family 26 model 2, 2026-12-07), by its place
+   * after it alone */
+  enum { REG_REPS = 2 * MXK_PATH_COUNT }; /* each path twice at each place in a turn */
+  /* at least 1 MiB of FP32 (or all of n): a 64 KiB slice's calls lasted 0.6 us, and one path
+   * against itself read up to 1.03 */
+  size_t nr = n / 16 / 32 * 32, nr_least = (size_t) 1 << 18;
+  if (nr < nr_least)
+    nr = n < nr_least ? n : nr_least;
   double tp[MXK_PATH_COUNT][2 * MX_FORMAT_COUNT + 1];
   int have[MXK_PATH_COUNT];
   for (int p = 0; p < MXK_PATH_COUNT; p++)
@@ -422,8 +427,9 @@ main (int argc, char **argv)
         mxk_quantize (scales, codes, in, MX_FP32, nr, j == 2 * nf ? MX_E4M3 : fmts[j / 2], MX_SCALE_FLOOR, MX_RNE,
                       MX_PACKING_UNPACKED);
       for (int rep = 0; rep < REG_REPS; rep++)
-        for (int p = 0; p < MXK_PATH_COUNT; p++)
+        for (int q = 0; q < MXK_PATH_COUNT; q++)
           {
+            int p = (q + rep) % MXK_PATH_COUNT;
             if (!have[p])
               continue;
             mxk_use_path ((mxk_path) p);

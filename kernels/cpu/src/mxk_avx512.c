@@ -1410,7 +1410,8 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
 }
 
 /* avx512vbmi: FP8 two blocks at a time (dq_pair_fp8), packed FP6 and FP4 unpacked by
- * unpack_words_vbmi, the rest as avx512; _nt: the chunks of a large mxk_dequantize_mt call */
+ * unpack_words_vbmi, the rest by avx512's own function (dq_vbmi_own); _nt: the chunks of a large
+ * mxk_dequantize_mt call */
 #define MXK_DEQUANTIZE_AS(name, vbmi, whole_nt)                                                  \
   static int name (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, \
                    size_t n, mx_format_id elem, mx_packing packing)                              \
@@ -1418,9 +1419,31 @@ dequantize_any (void *out, mx_format_id out_fmt, const uint8_t *scales, const ui
     return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, vbmi, whole_nt);       \
   }
 MXK_DEQUANTIZE_AS (dequantize_avx512, 0, 0)
-MXK_DEQUANTIZE_AS (dequantize_avx512vbmi, 1, 0)
 MXK_DEQUANTIZE_AS (dequantize_avx512_nt, 0, 1)
-MXK_DEQUANTIZE_AS (dequantize_avx512vbmi_nt, 1, 1)
+
+/* Whether avx512vbmi has a dequantize of its own for elem and packing: unpacked FP8 and packed
+ * FP6 and FP4.  The others run the avx512 path's function itself, one machine code for both
+ * paths: two copies of the one INT8 loop read 1.01-1.03 apart in bench-kernels'
+ * dispatch_regret, by where each was placed (AMD EPYC family 26 model 2, in cache). */
+static int
+dq_vbmi_own (mx_format_id elem, mx_packing packing)
+{
+  const mxk_fmt *f = mxk__fmt (elem);
+  if (f == NULL || f->is_int)
+    return f == NULL; /* an invalid format: dequantize_any rejects it */
+  return f->bits == 8 ? packing == MX_PACKING_UNPACKED : packing != MX_PACKING_UNPACKED;
+}
+
+#define MXK_DEQUANTIZE_VBMI_AS(name, plain, whole_nt)                                            \
+  static int name (void *out, mx_format_id out_fmt, const uint8_t *scales, const uint8_t *codes, \
+                   size_t n, mx_format_id elem, mx_packing packing)                              \
+  {                                                                                              \
+    if (!dq_vbmi_own (elem, packing))                                                            \
+      return plain (out, out_fmt, scales, codes, n, elem, packing);                              \
+    return dequantize_any (out, out_fmt, scales, codes, n, elem, packing, 1, whole_nt);          \
+  }
+MXK_DEQUANTIZE_VBMI_AS (dequantize_avx512vbmi, dequantize_avx512, 0)
+MXK_DEQUANTIZE_VBMI_AS (dequantize_avx512vbmi_nt, dequantize_avx512_nt, 1)
 
 /* Dot.  Each element's exact value comes from a table in registers: its BF16 bits (every
  * element value of the five float formats is a BF16, subnormals, Inf and NaN included) by
