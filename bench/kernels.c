@@ -398,25 +398,29 @@ main (int argc, char **argv)
 
   /* every path on a 1/16 slice (uniform data): the scalar reference's speed-up, and the regret
    * of cpuid's choice, the largest time of the chosen path over the fastest one.  The paths take
-   * turns, one call each, best of REG_REPS per path: on a machine whose cores other work may
+   * turns, one call each, best of 2np per path: on a machine whose cores other work may
    * take, every path sees the same spells (timed one path after the other, a spell that fell on
-   * one path alone read as regret).  Each turn starts one path further on: in a fixed order,
-   * avx512vbmi's INT8 dequantize, which is avx512's function itself, read 1.03-1.05 of avx512's
-   * time in 1 MiB runs (0.6 us calls; AMD EPYC family 26 model 2, 2026-12-07), by its place
-   * after it alone */
-  enum { REG_REPS = 2 * MXK_PATH_COUNT }; /* each path twice at each place in a turn */
+   * one path alone read as regret).  2np turns for the np paths present: turn 2s takes them in
+   * order from path s on, turn 2s + 1 the same order backwards, so that each path has each
+   * place twice and each neighbour before it.  In one fixed order (five turns on 64 KiB slices)
+   * avx512vbmi's INT8 dequantize, which is avx512's function itself, read 1.03-1.05 of
+   * avx512's time in 1 MiB runs (0.6 us calls; AMD EPYC family 26 model 2, 2026-12-07), by its
+   * place after it alone.  Five paths make ten turns, twice the calls of the five turns, most
+   * of their time the scalar reference's. */
   /* at least 1 MiB of FP32 (or all of n): a 64 KiB slice's calls lasted 0.6 us, and one path
    * against itself read up to 1.03 */
   size_t nr = n / 16 / 32 * 32, nr_least = (size_t) 1 << 18;
   if (nr < nr_least)
     nr = n < nr_least ? n : nr_least;
   double tp[MXK_PATH_COUNT][2 * MX_FORMAT_COUNT + 1];
-  int have[MXK_PATH_COUNT];
+  int have[MXK_PATH_COUNT], order[MXK_PATH_COUNT], np = 0;
   for (int p = 0; p < MXK_PATH_COUNT; p++)
     {
       /* auto is not a path of its own but the chosen one again: until 2026-11-25 it took part,
        * and a spell on either timing of the same kernel read as regret */
       have[p] = p != MXK_PATH_AUTO && mxk_path_supported ((mxk_path) p) && mxk_use_path ((mxk_path) p) == 0;
+      if (have[p])
+        order[np++] = p;
       for (int j = 0; j <= 2 * nf; j++)
         tp[p][j] = 1e30;
     }
@@ -426,12 +430,10 @@ main (int argc, char **argv)
       if (j % 2 || j == 2 * nf) /* dequantize and dot: the codes of the format (every path's alike) */
         mxk_quantize (scales, codes, in, MX_FP32, nr, j == 2 * nf ? MX_E4M3 : fmts[j / 2], MX_SCALE_FLOOR, MX_RNE,
                       MX_PACKING_UNPACKED);
-      for (int rep = 0; rep < REG_REPS; rep++)
-        for (int q = 0; q < MXK_PATH_COUNT; q++)
+      for (int turn = 0; turn < 2 * np; turn++)
+        for (int q = 0; q < np; q++)
           {
-            int p = (q + rep) % MXK_PATH_COUNT;
-            if (!have[p])
-              continue;
+            int p = order[(turn / 2 + (turn % 2 ? np - 1 - q : q)) % np];
             mxk_use_path ((mxk_path) p);
             double t0 = bench_now ();
             if (j == 2 * nf)

@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 t0=$(date +%s)
 leg() { echo; echo "== $* ($(( $(date +%s) - t0 )) s)"; }
+# a leg's job in the background (bg) does not outlive the script
+bg=
+trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null' EXIT
 
 bash ci/deps.sh
 
@@ -46,11 +49,13 @@ leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), 
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 # each on one core: the verifier's (about 70 s) beside the CLI tests' (about 25 s)
 $vg build/bin/tverify > /dev/null 2> build/tverify-valgrind.log &
-vpid=$!
+bg=$!
 rc=0; MX_RUN="$vg" bash tests/tcli.sh build/bin || rc=$?
-vrc=0; wait "$vpid" || vrc=$?
-[ "$vrc" = 0 ] || { cat build/tverify-valgrind.log; echo "tverify under valgrind: exit $vrc"; }
-[ "$rc" = 0 ] && [ "$vrc" = 0 ] || exit 1
+vrc=0; wait "$bg" || vrc=$?; bg=
+echo "tcli.sh under valgrind: exit $rc; tverify under valgrind: exit $vrc"
+[ "$vrc" = 0 ] || cat build/tverify-valgrind.log
+[ "$rc" = 0 ] || exit "$rc"
+[ "$vrc" = 0 ] || exit "$vrc"
 
 leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
 rm -rf build/pyvenv
@@ -59,18 +64,20 @@ build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-
 # real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
 build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1
 # test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run).
-# pytest runs on one core, so the third-party conformance (the next leg, in the same venv) runs
-# beside it, and each one's output follows when both are done.
-(cd build && MXGOLD_TEST_SCALE="${MXGOLD_TEST_SCALE:-4}" MXGOLD_CLI="$PWD/bin/mxgold" pyvenv/bin/python -m pytest -q -rs -p no:cacheprovider \
-   ../python/tests) > build/pytest.log 2>&1 &
-ppid=$!
+# pytest is one process, so the third-party conformance (the next leg, in the same venv, its
+# ctest on every core) runs beside it: three processes on two cores took 182 s where the two
+# legs one after the other took 284.  Each one's output follows when both are done.
+(cd build && MXGOLD_TEST_SCALE="${MXGOLD_TEST_SCALE:-4}" MXGOLD_CLI="$PWD/bin/mxgold" exec pyvenv/bin/python -m pytest -q -rs \
+   -p no:cacheprovider ../python/tests) > build/pytest.log 2>&1 &
+bg=$!
 
 leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty), beside pytest"
 rc=0; (cd build && ctest -j"$jobs" -L thirdparty --output-on-failure) > build/thirdparty.log 2>&1 || rc=$?
-prc=0; wait "$ppid" || prc=$?
+prc=0; wait "$bg" || prc=$?; bg=
 echo "-- pytest (exit $prc)"; cat build/pytest.log
 echo "-- ctest -L thirdparty (exit $rc)"; cat build/thirdparty.log
-[ "$rc" = 0 ] && [ "$prc" = 0 ] || exit 1
+[ "$prc" = 0 ] || exit "$prc"
+[ "$rc" = 0 ] || exit "$rc"
 
 leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
 if command -v clang >/dev/null; then

@@ -542,7 +542,9 @@ nt_out_end (nt_out *w, int nt)
 
 /* Two blocks' codes on the fast path, to dst (unpacked 64 bytes, fp4-lo-first 32, fp6-3byte
  * 48), or when w is given to the non-temporal writer, which ignores dst: a0 a1 and b0 b1 their inputs, xa and xb their exponent
- * offsets (as for lanes_magic); vbmi: the avx512vbmi path's narrowing; masked (fixed at compile
+ * offsets (as for lanes_magic); mm: the saturation bound in every byte, block a's in the low
+ * 256 bits and b's in the high (the format's largest magnitude; 0 zeroes a block's codes but
+ * their signs); vbmi: the avx512vbmi path's narrowing; masked (fixed at compile
  * time, so that the sixteen-block loop has no op for it): only the bytes of keep are kept, the
  * others zeroed (a NaN/Inf block's).  The magnitude codes are saturated and signed 64 bytes at a
  * time, after the narrowing.
@@ -636,9 +638,11 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
              __mmask16 *nan, __mmask16 *nzp)
 {
   /* an all-zero block (amax 0: +0 and -0 only) stays on the fast path: its scale byte 0 (X =
-   * -127, as block_any gives it), its codes under x = 0, where every zero's t is the clamp and
-   * rounds to code 0, rup and rdn leaving zeros alone, and a -0 gets its sign as any negative
-   * lane does.  Off the path, by block_any, such a block cost 44 ns against 6.9 (Intel Xeon
+   * -127, as block_any gives it), its codes 0, a -0's signed as any negative lane is.  With nzp
+   * NULL its x is 0, where every zero's t is the clamp and rounds to code 0 (rup and rdn leave
+   * zeros alone).  With nzp (group4) x is the formula's, which is harmless: floor's t is
+   * exactly 2^emax (INT8 2^(emax+6)), an exact add and a code of at most 128, rceil's a small
+   * normal; the caller's saturation bound 0 then makes the codes 0.  Off the path, by block_any, such a block cost 44 ns against 6.9 (Intel Xeon
    * EMR, E4M3, in cache), and one in 16 doubled the time of every block.  Its x and scale byte
    * are zeroed by the masks of the ops that make them (nz), not by ops of their own after:
    * those lengthened the four-block loop's chain from the maxima to the codes, and quantize at
@@ -650,7 +654,7 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
     {
       /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
        * block off it (FP32 subnormals, tiny) is scaled by magic_block, and its amax (a zero
-       * block's too, whose x nz then zeroes) is raised to the fast path's least here, so that
+       * block's too, whose x nz then zeroes, or its codes group4) is raised to the fast path's least here, so that
        * the multiply never sees nor makes an FP32 subnormal */
       __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
       const __m512i fr = _mm512_set1_epi32 (0x7FFFFF), one = _mm512_set1_epi32 (1 << 23);
@@ -771,7 +775,7 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
                  _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing);
       return;
     }
-  xl = _mm512_maskz_mov_epi32 (nz, xl); /* the blocks one at a time: an all-zero block's x = 0 */
+  xl = _mm512_maskz_mov_epi32 (nz, xl); /* one at a time: an all-zero block's xl 0, t the clamp */
   /* unpacked codes to cb: the output, or for the non-temporal writer (w) the four blocks'
    * 128 bytes here first (reloaded as two vectors: a store-forwarding stall, on a rare path) */
   uint8_t c4[4 * MX_BLOCK];
@@ -1134,15 +1138,6 @@ block_values (__m512 *v0, __m512 *v1, __m256i c, const dotk *k)
   word_values (v0, v1, _mm512_cvtepu8_epi16 (c), k);
 }
 
-/* Dequantize, a block at a time: each code's exact value as dot decodes it (block_values),
- * the codes' dwords permuted first (0 4 1 5 2 6 3 7) so that the unpacks' in-lane order comes
- * out in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds
- * once, as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127
- * would, and Intel cores take a microcode assist for each).  Until 2026-11-28 every format
- * went 16 codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables,
- * INT8 by conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream),
- * FP6, FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
- * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
 /* scalef's exponent operand for each scale byte S: S - 127 (INT8: S - 133), as FP32, so that a
  * block's is one broadcast load, where converting S took two vector operations per block
  * (AMD EPYC family 26 model 2, in cache, one process alternating: INT8 and E2M1, a block at a
@@ -1158,6 +1153,15 @@ static const float dq_sx[2][256] = {
 #undef MXK_R16
 #undef MXK_R4
 
+/* Dequantize, a block at a time: each code's exact value as dot decodes it (block_values),
+ * the codes' dwords permuted first (0 4 1 5 2 6 3 7) so that the unpacks' in-lane order comes
+ * out in element order; then one scalef by the block's exponent X (INT8: X - 6), which rounds
+ * once, as libmxgold does, and takes no FP32 subnormal operand (a multiply by the scale 2^-127
+ * would, and Intel cores take a microcode assist for each).  Until 2026-11-28 every format
+ * went 16 codes at a time: FP8 by way of FP16 with a NaN patch, FP6 and FP4 from FP32 tables,
+ * INT8 by conversion; FP8 changed first (on a Zen 5 core in cache 0.35 -> 0.67 of the stream),
+ * FP6, FP4 and INT8 once an Intel Xeon (Emerald Rapids) showed them no slower that way
+ * (docs/kernels.md, "Quantize two blocks at a time, dequantize every format by the block"). */
 /* A block's 32 exact values v0 v1 times 2^(S - 127) (INT8: 2^(S - 133)), each rounded once. */
 static inline __attribute__ ((always_inline)) void
 dq_scale (__m512 *r0, __m512 *r1, __m512 v0, __m512 v1, int S, int kind)
@@ -1422,16 +1426,16 @@ MXK_DEQUANTIZE_AS (dequantize_avx512, 0, 0)
 MXK_DEQUANTIZE_AS (dequantize_avx512_nt, 0, 1)
 
 /* Whether avx512vbmi has a dequantize of its own for elem and packing: unpacked FP8 and packed
- * FP6 and FP4.  The others run the avx512 path's function itself, one machine code for both
- * paths: two copies of the one INT8 loop read 1.01-1.03 apart in bench-kernels'
- * dispatch_regret, by where each was placed (AMD EPYC family 26 model 2, in cache). */
+ * FP6 and FP4.  The others (INT8, unpacked FP6 and FP4, and invalid arguments, which both
+ * reject alike) run the avx512 path's function itself: one machine code for both paths, not
+ * two copies of each loop, so that bench-kernels' dispatch_regret compares one function with
+ * itself there (it read 1.03-1.05 for INT8, which its fixed order of turns made: see
+ * bench/kernels.c). */
 static int
 dq_vbmi_own (mx_format_id elem, mx_packing packing)
 {
   const mxk_fmt *f = mxk__fmt (elem);
-  if (f == NULL || f->is_int)
-    return f == NULL; /* an invalid format: dequantize_any rejects it */
-  return f->bits == 8 ? packing == MX_PACKING_UNPACKED : packing != MX_PACKING_UNPACKED;
+  return f != NULL && !f->is_int && (f->bits == 8) == (packing == MX_PACKING_UNPACKED);
 }
 
 #define MXK_DEQUANTIZE_VBMI_AS(name, plain, whole_nt)                                            \
