@@ -642,39 +642,33 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
    * NULL its x is 0, where every zero's t is the clamp and rounds to code 0 (rup and rdn leave
    * zeros alone).  With nzp (group4) x is the formula's, which is harmless: floor's t is
    * exactly 2^emax (INT8 2^(emax+6)), an exact add and a code of at most 128, rceil's a small
-   * normal; the caller's saturation bound 0 then makes the codes 0.  Off the path, by block_any, such a block cost 44 ns against 6.9 (Intel Xeon
-   * EMR, E4M3, in cache), and one in 16 doubled the time of every block.  Its x and scale byte
-   * are zeroed by the masks of the ops that make them (nz), not by ops of their own after:
-   * those lengthened the four-block loop's chain from the maxima to the codes, and quantize at
-   * 256 MiB lost 5-8% (AMD EPYC family 26 model 2, 2026-12-06).  The four-block loop takes
-   * even that mask off its chain (nzp; group4, 2026-12-07). */
+   * normal; the caller's saturation bound 0 then makes the codes 0.  Off the path, by
+   * block_any, such a block cost 44 ns against 6.9 (Intel Xeon EMR, E4M3, in cache), and one
+   * in 16 doubled the time of every block.  Zeroing x by a
+   * masked move after the ops that make it lengthened the four-block loop's chain from the
+   * maxima to the codes, and quantize at 256 MiB lost 5-8% (AMD EPYC family 26 model 2,
+   * 2026-12-06); hence the four-block loop's own route (nzp; group4, 2026-12-07). */
   __mmask16 nz = _mm512_test_epi32_mask (mx, mx);
   __m512i xs;
   if (rule == MX_SCALE_RCEIL_FP32)
     {
       /* cvt.rp.ue8m0(fl32(amax * fl32(1/max))): the product is normal on the fast path; a
        * block off it (FP32 subnormals, tiny) is scaled by magic_block, and its amax (a zero
-       * block's too, whose x nz then zeroes, or its codes group4) is raised to the fast path's least here, so that
-       * the multiply never sees nor makes an FP32 subnormal */
+       * block's too) is raised to the fast path's least here, so that the multiply never sees
+       * nor makes an FP32 subnormal */
       __m512i p = _mm512_castps_si512 (_mm512_mul_ps (_mm512_castsi512_ps (_mm512_max_epu32 (mx, k->fastlo)), k->rcp));
-      const __m512i fr = _mm512_set1_epi32 (0x7FFFFF), one = _mm512_set1_epi32 (1 << 23);
-      if (nzp)
-        {
-          xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
-          xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, fr), xs, one);
-        }
-      else
-        {
-          xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (p, k->expm), k->xoff);
-          xs = _mm512_mask_add_epi32 (xs, _mm512_mask_test_epi32_mask (nz, p, fr), xs, one);
-        }
+      xs = _mm512_sub_epi32 (_mm512_and_si512 (p, k->expm), k->xoff);
+      xs = _mm512_mask_add_epi32 (xs, _mm512_test_epi32_mask (p, _mm512_set1_epi32 (0x7FFFFF)), xs,
+                                  _mm512_set1_epi32 (1 << 23));
     }
-  else if (nzp)
-    xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
   else
-    xs = _mm512_maskz_sub_epi32 (nz, _mm512_and_si512 (mx, k->expm), k->xoff);
+    xs = _mm512_sub_epi32 (_mm512_and_si512 (mx, k->expm), k->xoff);
+  /* the sixteen-block scan stores x for the next group's codes, so a move of its own costs it
+   * no time there */
   if (nzp)
     *nzp = nz;
+  else
+    xs = _mm512_maskz_mov_epi32 (nz, xs);
   /* the blocks off the fast path; of those, the blocks holding a NaN or an Inf are done by the
    * caller without a branch (the NaN scale, codes 0): a branch on them, taken at random, cost
    * a sixth of the time on data with one such block in 16 (AMD EPYC family 26 model 2,
