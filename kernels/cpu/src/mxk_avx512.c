@@ -563,7 +563,7 @@ nt_out_end (nt_out *w, int nt)
 static inline __attribute__ ((always_inline)) void
 pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i xa, __m512i xb, __m512i mm,
            const uint16_t *rbits, size_t blk, const magk *k, qmode mode, int vbmi, int masked, __mmask64 keep,
-           nt_out *w, mx_packing packing)
+           nt_out *w, mx_packing packing, int sgn)
 {
   __m512i r0, r1, r2, r3;
   load_rbits (&r0, &r1, rbits, blk, mode.rnd);
@@ -580,7 +580,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
         y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
       else
         {
-          if (k->sgnshift)
+          if (sgn) /* k->sgnshift != 0 */
             s = _mm512_srli_epi16 (s, (unsigned) k->sgnshift); /* bit 7 to the sign bit; codes < it */
           y = _mm512_ternarylogic_epi32 (y, s, k->signbit, 0xD8); /* signbit's bit from s, the rest y's */
         }
@@ -762,11 +762,11 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       __m512i mm = _mm512_maskz_mov_epi32 (nz, k->maxmag);
       pair_fast (codes + blk * pb, b[0][0], b[0][1], b[1][0], b[1][1], _mm512_shuffle_i32x4 (xl, xl, 0x00),
                  _mm512_shuffle_i32x4 (xl, xl, 0x55), _mm512_shuffle_i32x4 (mm, mm, 0x50), rbits, blk, k, mode,
-                 vbmi, 1, (__mmask64) ~z, w, packing);
+                 vbmi, 1, (__mmask64) ~z, w, packing, k->sgnshift != 0);
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * pb, b[2][0], b[2][1], b[3][0], b[3][1],
                  _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF),
-                 _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing);
+                 _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing, k->sgnshift != 0);
       return;
     }
   xl = _mm512_maskz_mov_epi32 (nz, xl); /* one at a time: an all-zero block's xl 0, t the clamp */
@@ -865,6 +865,31 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
   _mm512_storeu_si512 ((void *) g->xv, xl);
 }
 
+/* g16_codes' loop over its eight pairs of blocks (pb: a block's bytes of codes under packing;
+ * sgn: kl->sgnshift != 0, as pair_fast takes it) */
+static inline __attribute__ ((always_inline)) void
+g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_t blk, const g16 *g,
+           const uint16_t *rbits, const magk *kl, qmode mode, mx_packing packing, int sgn)
+{
+  if (packing == MX_PACKING_UNPACKED) /* a constant in the unpacked loops */
+    pb = MX_BLOCK;
+#pragma GCC unroll 1
+  for (int j = 0; j < 16; j += 2)
+    {
+      __m512i a0, a1, b0, b1;
+      load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
+      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
+      /* each input loaded once, into a register (the barrier keeps GCC from folding the loads
+       * into the codes' first op and loading again for the signs' permutes): with the inputs 16
+       * bytes past a line each load spans two, and the double loads cost (AMD EPYC family 26
+       * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
+      __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
+      pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1,
+                 _mm512_set1_epi32 (g->xv[j]), _mm512_set1_epi32 (g->xv[j + 1]), kl->maxmag, rbits,
+                 blk + (size_t) j, kl, mode, 1, 0, 0, NULL, packing, sgn);
+    }
+}
+
 /* A scanned group on the fast path (NaN and Inf blocks included): its scales and codes,
  * unpacked or packed (pair_fast). */
 static inline __attribute__ ((always_inline)) void
@@ -878,21 +903,16 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
   magk kl = *k;
   __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sidx),
                "+v"(kl.maxmag), "+v"(kl.signbit), "+v"(kl.eminf));
-#pragma GCC unroll 1
-  for (int j = 0; j < 16; j += 2)
-    {
-      __m512i a0, a1, b0, b1;
-      load_block (&a0, &a1, in, in_fmt, blk + (size_t) j, 0);
-      load_block (&b0, &b1, in, in_fmt, blk + (size_t) j + 1, 0);
-      /* each input loaded once, into a register (the barrier keeps GCC from folding the loads
-       * into the codes' first op and loading again for the signs' permutes): with the inputs 16
-       * bytes past a line each load spans two, and the double loads cost (AMD EPYC family 26
-       * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
-      __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
-      pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1, _mm512_set1_epi32 (g->xv[j]),
-                 _mm512_set1_epi32 (g->xv[j + 1]), kl.maxmag, rbits, blk + (size_t) j, &kl, mode, 1, 0, 0,
-                 NULL, packing);
-    }
+  /* unswitched, so that the packing and the sign's shift are constants in each loop (as
+   * run-time tests they were three compares and branches per pair: AMD EPYC family 26 model 2,
+   * E4M3 in cache, 3-4% of the time, one process alternating both); a packing implies FP4 or
+   * FP6, whose signs take the shift */
+  if (packing != MX_PACKING_UNPACKED)
+    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, packing, 1);
+  else if (kl.sgnshift != 0)
+    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 1);
+  else /* FP8, INT8 */
+    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 0);
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
    * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
    * group (AMD EPYC family 26 model 2, E4M3 1 MiB: 0.51 -> 0.49 of the stream on uniform data) */
