@@ -10,8 +10,9 @@
  * are normal floats.  vpternlogd and the vpermt2* read their destination, so each register is a
  * chain of their latency: alone, 8 of them an iteration, they measure throughput while that
  * latency is at most 8 cycles.  docs/kernels.md, "Intel Xeon (Emerald Rapids) as the development
- * machine", reads the quantize and sr budgets off them.  Usage: bench-ports.  Ends with
- * key=value lines.  SPDX-License-Identifier: MIT */
+ * machine", reads the quantize and sr budgets off them.  With VBMI it also times the quantize
+ * loop's instructions for a pair of blocks as one mix (pair_mix).  Usage: bench-ports.  Ends
+ * with key=value lines.  SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,67 @@ TRIPLE (vpmovzxwd, ZXWD)
 TRIPLE (vcvtps2pd, PS2PD)
 TRIPLE (vpmovdb, MOVDB)
 
+/* The sixteen-block quantize loop's codes for a pair of blocks (E4M3 rne, pair_fast): per 16
+ * lanes an and, a sub, a maximum, a shift, vpermi2d and the rounding add, then for the 64 lanes
+ * four vpermt2b, two blends, vpminub and a ternary op, 32 instructions, here without their
+ * dependences (30 destinations, so that no permute waits on its destination's last writer): the
+ * cycles the pipes need for them, against which the loop's own time is read (docs/kernels.md,
+ * "The sixth session"). */
+#define N_MIX 32
+__attribute__ ((target ("avx512f,avx512bw,avx512vbmi"), noinline)) static double
+pair_mix (void)
+{
+  double t = bench_now ();
+  __asm__ volatile ("mov $0x3f800000, %%eax\n\t"
+                    "vpbroadcastd %%eax, %%zmm8\n\t"
+                    "mov $0x40000000, %%eax\n\t"
+                    "vpbroadcastd %%eax, %%zmm9\n\t"
+                    "kxnorw %%k1, %%k1, %%k1\n\t"
+                    "mov %0, %%rcx\n\t"
+                    "1:\n\t"
+                    "vpandd %%zmm8, %%zmm9, %%zmm0\n\t"
+                    "vpsubd %%zmm8, %%zmm9, %%zmm1\n\t"
+                    "vpmaxsd %%zmm8, %%zmm9, %%zmm2\n\t"
+                    "vpsrld $23, %%zmm9, %%zmm3\n\t"
+                    "vpermi2d %%zmm8, %%zmm9, %%zmm4\n\t"
+                    "vaddps %%zmm8, %%zmm9, %%zmm5\n\t"
+                    "vpandd %%zmm8, %%zmm9, %%zmm6\n\t"
+                    "vpsubd %%zmm8, %%zmm9, %%zmm7\n\t"
+                    "vpmaxsd %%zmm8, %%zmm9, %%zmm10\n\t"
+                    "vpsrld $23, %%zmm9, %%zmm11\n\t"
+                    "vpermi2d %%zmm8, %%zmm9, %%zmm12\n\t"
+                    "vaddps %%zmm8, %%zmm9, %%zmm13\n\t"
+                    "vpandd %%zmm8, %%zmm9, %%zmm14\n\t"
+                    "vpsubd %%zmm8, %%zmm9, %%zmm15\n\t"
+                    "vpmaxsd %%zmm8, %%zmm9, %%zmm16\n\t"
+                    "vpsrld $23, %%zmm9, %%zmm17\n\t"
+                    "vpermi2d %%zmm8, %%zmm9, %%zmm18\n\t"
+                    "vaddps %%zmm8, %%zmm9, %%zmm19\n\t"
+                    "vpandd %%zmm8, %%zmm9, %%zmm20\n\t"
+                    "vpsubd %%zmm8, %%zmm9, %%zmm21\n\t"
+                    "vpmaxsd %%zmm8, %%zmm9, %%zmm22\n\t"
+                    "vpsrld $23, %%zmm9, %%zmm23\n\t"
+                    "vpermi2d %%zmm8, %%zmm9, %%zmm24\n\t"
+                    "vaddps %%zmm8, %%zmm9, %%zmm25\n\t"
+                    "vpermt2b %%zmm8, %%zmm9, %%zmm26\n\t"
+                    "vpermt2b %%zmm8, %%zmm9, %%zmm27\n\t"
+                    "vpermt2b %%zmm8, %%zmm9, %%zmm28\n\t"
+                    "vpermt2b %%zmm8, %%zmm9, %%zmm29\n\t"
+                    "vpblendmq %%zmm8, %%zmm9, %%zmm30%{%%k1%}\n\t"
+                    "vpblendmq %%zmm8, %%zmm9, %%zmm31%{%%k1%}\n\t"
+                    "vpminub %%zmm8, %%zmm9, %%zmm0\n\t"
+                    "vpternlogd $0xd8, %%zmm8, %%zmm9, %%zmm1\n\t"
+                    "dec %%rcx\n\t"
+                    "jnz 1b"
+                    :
+                    : "r"(N_ITER)
+                    : "rax", "rcx", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+                      "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
+                      "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26",
+                      "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "cc");
+  return bench_now () - t;
+}
+
 /* seconds per cycle: N_ITER iterations of two dependent imuls (3 cycles each, 6 an iteration) */
 static double
 cycle_seconds (void)
@@ -140,7 +202,9 @@ main (int argc, char **argv)
       puts ("usage: bench-ports\n"
             "  instructions per cycle of the AVX-512 instructions libmxk's loops use, alone and\n"
             "  mixed half and half with vpsrld and with vpermd (cycles from a dependent imul\n"
-            "  chain timed before and after each probe; best of 3).  Ends with key=value lines.");
+            "  chain timed before and after each probe; best of 3); with AVX-512 VBMI, the cycles\n"
+            "  of the quantize loop's 32 instructions for a pair of blocks as one mix without\n"
+            "  dependences.  Ends with key=value lines.");
       return 0;
     }
   __builtin_cpu_init ();
@@ -173,8 +237,22 @@ main (int argc, char **argv)
         }
       printf ("%-16s %7.2f %12.2f %12.2f\n", probes[i].name, ipc[i][0], ipc[i][1], ipc[i][2]);
     }
+  double mix = -1;
+  if (vbmi)
+    {
+      double best = 1e30, c0 = cycle_seconds ();
+      for (int r = 0; r < 3; r++)
+        {
+          double t = pair_mix ();
+          best = t < best ? t : best;
+        }
+      mix = best / ((c0 + cycle_seconds ()) / 2) / (double) N_ITER;
+      printf ("quantize's codes for a pair of blocks (%d instructions, no dependences): %.2f cycles\n", N_MIX, mix);
+    }
   printf ("the imul chain's clock: %.2f to %.2f GHz\n", ghz_lo, ghz_hi);
   printf ("key=value\nports_measured=1\nclock_ghz_min=%.3f\nclock_ghz_max=%.3f\n", ghz_lo, ghz_hi);
+  if (vbmi)
+    printf ("quantize_pair_mix_cycles=%.3f\n", mix);
   for (size_t i = 0; i < np; i++)
     if (!probes[i].vbmi || vbmi)
       printf ("%s_per_cycle=%.3f\n%s_with_vpsrld_per_cycle=%.3f\n%s_with_vpermd_per_cycle=%.3f\n",
