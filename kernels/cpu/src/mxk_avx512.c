@@ -177,7 +177,7 @@ typedef struct
 
 /* The rounding add of the magnitudes t (kup: for rup and rdn, the lanes whose magnitude rounds
  * up). */
-static inline __m512
+static inline __attribute__ ((always_inline)) __m512
 magic_add (__m512 t, __m512 magic, mx_rounding rnd, __mmask16 kup)
 {
   /* macros, not variables: the rounding operand must be a constant expression even at -O0 */
@@ -368,7 +368,7 @@ lanes_magic (__m512i b, __m512i xs, __m512i r, const magk *k, qmode mode)
 
 /* Block blk's 32 inputs as FP32 bits; pf: prefetch MXK_PREFETCH elements on (not for a block
  * loaded a second time, from L1). */
-static inline void
+static inline __attribute__ ((always_inline)) void
 load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_t blk, int pf)
 {
   if (in_fmt == MX_BF16)
@@ -393,7 +393,7 @@ load_block (__m512i *b0, __m512i *b1, const void *in, mx_format_id in_fmt, size_
 }
 
 /* Block blk's 32 random words (sr; else zeros). */
-static inline void
+static inline __attribute__ ((always_inline)) void
 load_rbits (__m512i *r0, __m512i *r1, const uint16_t *rbits, size_t blk, mx_rounding rnd)
 {
   if (rnd != MX_SR)
@@ -546,8 +546,9 @@ nt_out_end (nt_out *w, int nt)
  * 256 bits and b's in the high (the format's largest magnitude; 0 zeroes a block's codes but
  * their signs); vbmi: the avx512vbmi path's narrowing; masked (fixed at compile
  * time, so that the sixteen-block loop has no op for it): only the bytes of keep are kept, the
- * others zeroed (a NaN/Inf block's).  The magnitude codes are saturated and signed 64 bytes at a
- * time, after the narrowing.
+ * others zeroed (a NaN/Inf block's); sgn: k->sgnshift != 0 (a constant in the sixteen-block
+ * loop's copies).  The magnitude codes are saturated and signed 64 bytes at a time, after the
+ * narrowing.
  *   avx512vbmi: two byte permutes, each taking one block's 32 code bytes (in both halves), and a
  * blend; the signs come from the inputs themselves, byte 3 of each FP32 (its sign in bit 7), by
  * two more byte permutes (other indices) and a blend, and go into the saturated codes by one
@@ -580,7 +581,7 @@ pair_fast (uint8_t *dst, __m512i a0, __m512i a1, __m512i b0, __m512i b1, __m512i
         y = _mm512_mask_sub_epi8 (y, _mm512_movepi8_mask (s), z, y);
       else
         {
-          if (sgn) /* k->sgnshift != 0 */
+          if (sgn)
             s = _mm512_srli_epi16 (s, (unsigned) k->sgnshift); /* bit 7 to the sign bit; codes < it */
           y = _mm512_ternarylogic_epi32 (y, s, k->signbit, 0xD8); /* signbit's bit from s, the rest y's */
         }
@@ -766,7 +767,8 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
       z = (uint64_t) (nan >> 8 & 1) * 0xFFFFFFFFu | (uint64_t) (nan >> 12 & 1) * 0xFFFFFFFF00000000u;
       pair_fast (codes + (blk + 2) * pb, b[2][0], b[2][1], b[3][0], b[3][1],
                  _mm512_shuffle_i32x4 (xl, xl, 0xAA), _mm512_shuffle_i32x4 (xl, xl, 0xFF),
-                 _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing, k->sgnshift != 0);
+                 _mm512_shuffle_i32x4 (mm, mm, 0xFA), rbits, blk + 2, k, mode, vbmi, 1, (__mmask64) ~z, w, packing,
+                 k->sgnshift != 0);
       return;
     }
   xl = _mm512_maskz_mov_epi32 (nz, xl); /* one at a time: an all-zero block's xl 0, t the clamp */
@@ -866,13 +868,11 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
 }
 
 /* g16_codes' loop over its eight pairs of blocks (pb: a block's bytes of codes under packing;
- * sgn: kl->sgnshift != 0, as pair_fast takes it) */
+ * sgn: k->sgnshift != 0, as pair_fast takes it) */
 static inline __attribute__ ((always_inline)) void
 g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_t blk, const g16 *g,
-           const uint16_t *rbits, const magk *kl, qmode mode, mx_packing packing, int sgn)
+           const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing, int sgn)
 {
-  if (packing == MX_PACKING_UNPACKED) /* a constant in the unpacked loops */
-    pb = MX_BLOCK;
 #pragma GCC unroll 1
   for (int j = 0; j < 16; j += 2)
     {
@@ -885,8 +885,8 @@ g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_
        * model 2, E4M3 1 MiB: 2.67 -> 2.35 ns per block at +16 bytes, 2.02 -> 2.11 aligned) */
       __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
       pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1,
-                 _mm512_set1_epi32 (g->xv[j]), _mm512_set1_epi32 (g->xv[j + 1]), kl->maxmag, rbits,
-                 blk + (size_t) j, kl, mode, 1, 0, 0, NULL, packing, sgn);
+                 _mm512_set1_epi32 (g->xv[j]), _mm512_set1_epi32 (g->xv[j + 1]), k->maxmag, rbits,
+                 blk + (size_t) j, k, mode, 1, 0, 0, NULL, packing, sgn);
     }
 }
 
@@ -903,16 +903,16 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
   magk kl = *k;
   __asm__ ("" : "+v"(kl.tm0), "+v"(kl.tm1), "+v"(kl.tlo), "+v"(kl.absm), "+v"(kl.nidx), "+v"(kl.sidx),
                "+v"(kl.maxmag), "+v"(kl.signbit), "+v"(kl.eminf));
-  /* unswitched, so that the packing and the sign's shift are constants in each loop (as
-   * run-time tests they were three compares and branches per pair: AMD EPYC family 26 model 2,
-   * E4M3 in cache, 3-4% of the time, one process alternating both); a packing implies FP4 or
-   * FP6, whose signs take the shift */
+  /* unswitched, so that whether the codes are packed and whether the sign shifts are constants
+   * in each loop (as run-time tests, three compares and branches per pair: AMD EPYC family 26
+   * model 2, E4M3 in cache, 4-5% of the time, one process alternating both); a packing implies
+   * FP4 or FP6, whose signs take the shift */
   if (packing != MX_PACKING_UNPACKED)
     g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, packing, 1);
   else if (kl.sgnshift != 0)
-    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 1);
+    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 1);
   else /* FP8, INT8 */
-    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 0);
+    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 0);
   /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
    * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
    * group (AMD EPYC family 26 model 2, E4M3 1 MiB: 0.51 -> 0.49 of the stream on uniform data) */
