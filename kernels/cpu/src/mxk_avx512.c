@@ -815,14 +815,18 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
 }
 
 /* The avx512vbmi path's quantize, on the pair route (pair_route): sixteen blocks at a time.
- * g16_scan finds the sixteen maxima with one transposing tree (24 cross-lane shuffles, 6 in-lane ones and 15
- * maxima for the sixteen, where group4 spends 6, 2 and 7 on four), so that one scale step
- * serves them; g16_codes loads the blocks again (from L1: 32 vectors would not stay in
- * registers) for their codes.  The loop scans the next group before it codes this one, so that
+ * g16_scan finds the sixteen maxima with one transposing tree (24 in-lane shuffles, 6 cross-lane
+ * ones and 15 maxima for the sixteen, where group4 spends 2, 6 and 7 on four), so that one scale
+ * step serves them.  Its first two levels stay within 128-bit lanes, whose shuffles take any of
+ * the four pipes of AMD EPYC family 26 model 2 where a cross-lane one takes one of two
+ * (bench-ports): until 2026-12-07 the cross-lane levels came first and a permute ordered the
+ * maxima, 25 cross-lane shuffles and 6 in-lane, and quantize in cache took 1-4% more time (one
+ * process alternating both).  g16_codes loads the blocks again (from L1: 32 vectors would not stay
+ * in registers) for their codes.  The loop scans the next group before it codes this one, so that
  * the tree's chain of shuffles and the scale step do not hold up the codes (AMD EPYC family 26
- * model 2, in cache: E4M3 2.35 -> 2.1-2.2 ns per block).  The scan and the codes still take
- * about the sum of their times, 1.2 and 1.8 ns apart (docs/kernels.md, "Quantize sixteen blocks
- * at a time"). */
+ * model 2, in cache: E4M3 2.35 -> 2.1-2.2 ns per block).  The scan and the codes still take about
+ * the sum of their times, 1.2 and 1.8 ns apart (docs/kernels.md, "Quantize sixteen blocks at a
+ * time"). */
 typedef struct
 {
   int32_t xv[16]; /* the exponent offsets of lanes_code, one per block */
@@ -842,25 +846,23 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
       m[j] = _mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm));
     }
   /* 16 vectors of 16 lanes to one of 16 maxima: each level halves the lanes a block spans and
-   * doubles the blocks a vector holds */
+   * doubles the blocks a vector holds, the first two within 128-bit lanes */
   __m512i r[8], s[4], u[2];
 #pragma GCC unroll 8
-  for (int p = 0; p < 8; p++) /* r[p]: 128-bit lanes A A B B, A = block 2p, B = 2p + 1 */
-    r[p] = _mm512_max_epu32 (_mm512_shuffle_i64x2 (m[2 * p], m[2 * p + 1], 0x44),
-                             _mm512_shuffle_i64x2 (m[2 * p], m[2 * p + 1], 0xEE));
-#pragma GCC unroll 4
-  for (int q = 0; q < 4; q++) /* s[q]: 128-bit lane L is block 4q + L */
-    s[q] = _mm512_max_epu32 (_mm512_shuffle_i64x2 (r[2 * q], r[2 * q + 1], 0x88),
-                             _mm512_shuffle_i64x2 (r[2 * q], r[2 * q + 1], 0xDD));
-#pragma GCC unroll 2
-  for (int h = 0; h < 2; h++) /* u[h], 128-bit lane L: dwords 0-1 block 8h + L, 2-3 block 8h + 4 + L */
-    u[h] = _mm512_max_epu32 (_mm512_unpacklo_epi64 (s[2 * h], s[2 * h + 1]),
-                             _mm512_unpackhi_epi64 (s[2 * h], s[2 * h + 1]));
-  /* dword 4L + i: block L + 4i; one permute puts block j in dword j */
+  for (int p = 0; p < 8; p++) /* r[p], each 128-bit lane: dwords 0-1 block 2p, 2-3 block 2p + 1 */
+    r[p] = _mm512_max_epu32 (_mm512_unpacklo_epi64 (m[2 * p], m[2 * p + 1]),
+                             _mm512_unpackhi_epi64 (m[2 * p], m[2 * p + 1]));
 #define MXK_SHUF(a, b, imm) _mm512_castps_si512 (_mm512_shuffle_ps (_mm512_castsi512_ps (a), _mm512_castsi512_ps (b), imm))
-  __m512i mx = _mm512_max_epu32 (MXK_SHUF (u[0], u[1], 0x88), MXK_SHUF (u[0], u[1], 0xDD));
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; q++) /* s[q], each 128-bit lane: dword i block 4q + i */
+    s[q] = _mm512_max_epu32 (MXK_SHUF (r[2 * q], r[2 * q + 1], 0x88), MXK_SHUF (r[2 * q], r[2 * q + 1], 0xDD));
 #undef MXK_SHUF
-  mx = _mm512_permutexvar_epi32 (_mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), mx);
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; h++) /* u[h], 128-bit lanes: s[2h]'s 0|2 and 1|3, s[2h + 1]'s 0|2 and 1|3 */
+    u[h] = _mm512_max_epu32 (_mm512_shuffle_i64x2 (s[2 * h], s[2 * h + 1], 0x44),
+                             _mm512_shuffle_i64x2 (s[2 * h], s[2 * h + 1], 0xEE));
+  /* 128-bit lane L: s[L] whole, so dword j is block j */
+  __m512i mx = _mm512_max_epu32 (_mm512_shuffle_i64x2 (u[0], u[1], 0x88), _mm512_shuffle_i64x2 (u[0], u[1], 0xDD));
   __m512i xl, sc;
   scale_lanes (mx, rule, k, mode, &xl, &sc, &g->off, &g->nan, NULL);
   g->sc = _mm512_cvtepi32_epi8 (sc);
