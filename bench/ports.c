@@ -41,6 +41,8 @@
 #define MSHIFT(r) "vpmultishiftqb %%zmm8, %%zmm9, %%zmm" #r "\n\t"
 #define PACKUS(r) "vpackusdw %%zmm8, %%zmm9, %%zmm" #r "\n\t"
 #define UNPCK(r) "vpunpcklwd %%zmm8, %%zmm9, %%zmm" #r "\n\t"
+#define UNPCKQ(r) "vpunpcklqdq %%zmm8, %%zmm9, %%zmm" #r "\n\t"
+#define SHUFPS(r) "vshufps $0x88, %%zmm8, %%zmm9, %%zmm" #r "\n\t"
 #define SHUF128(r) "vshufi64x2 $0x44, %%zmm8, %%zmm9, %%zmm" #r "\n\t"
 #define ZXWD(r) "vpmovzxwd %%ymm8, %%zmm" #r "\n\t"
 #define PS2PD(r) "vcvtps2pd %%ymm8, %%zmm" #r "\n\t"
@@ -88,6 +90,8 @@ TRIPLE (vpermt2w, PERMT2W)
 TRIPLE (vpmultishiftqb, MSHIFT)
 TRIPLE (vpackusdw, PACKUS)
 TRIPLE (vpunpcklwd, UNPCK)
+TRIPLE (vpunpcklqdq, UNPCKQ)
+TRIPLE (vshufps, SHUFPS)
 TRIPLE (vshufi64x2, SHUF128)
 TRIPLE (vpmovzxwd, ZXWD)
 TRIPLE (vcvtps2pd, PS2PD)
@@ -195,8 +199,8 @@ static const probe probes[] = {
   PROBE (vpsrld, 0),   PROBE (vpmaxud, 0),    PROBE (vpminub, 0),    PROBE (vmaxps, 0),
   PROBE (vpsubusw, 0), PROBE (vpermd, 0),     PROBE (vpermt2d, 0),   PROBE (vpermb, 1),
   PROBE (vpermt2b, 1), PROBE (vpermt2w, 0),   PROBE (vpmultishiftqb, 1), PROBE (vpackusdw, 0),
-  PROBE (vpunpcklwd, 0), PROBE (vshufi64x2, 0), PROBE (vpmovzxwd, 0), PROBE (vcvtps2pd, 0),
-  PROBE (vpmovdb, 0),
+  PROBE (vpunpcklwd, 0), PROBE (vpunpcklqdq, 0), PROBE (vshufps, 0),   PROBE (vshufi64x2, 0),
+  PROBE (vpmovzxwd, 0), PROBE (vcvtps2pd, 0),  PROBE (vpmovdb, 0),
 };
 
 int
