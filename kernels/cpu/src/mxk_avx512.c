@@ -641,14 +641,13 @@ scale_lanes (__m512i mx, mx_scale_rule rule, const magk *k, qmode mode, __m512i 
   /* an all-zero block (amax 0: +0 and -0 only) stays on the fast path: its scale byte 0 (X =
    * -127, as block_any gives it), its codes 0, a -0's signed as any negative lane is.  With nzp
    * NULL its x is 0, where every zero's t is the clamp and rounds to code 0 (rup and rdn leave
-   * zeros alone).  With nzp (group4) x is the formula's, which is harmless: floor's t is
-   * exactly 2^emax (INT8 2^(emax+6)), an exact add and a code of at most 128, rceil's a small
-   * normal; the caller's saturation bound 0 then makes the codes 0.  Off the path, by
-   * block_any, such a block cost 44 ns against 6.9 (Intel Xeon EMR, E4M3, in cache), and one
-   * in 16 doubled the time of every block.  Zeroing x by a
-   * masked move after the ops that make it lengthened the four-block loop's chain from the
-   * maxima to the codes, and quantize at 256 MiB lost 5-8% (AMD EPYC family 26 model 2,
-   * 2026-12-06); hence the four-block loop's own route (nzp; group4, 2026-12-07). */
+   * zeros alone).  With nzp (group4) x is the formula's, which is harmless: floor's t is exactly
+   * 2^emax (INT8 2^(emax+6)), an exact add and a code of at most 128, rceil's a small normal; the
+   * caller's saturation bound 0 then makes the codes 0.  Off the path, by block_any, such a block
+   * cost 44 ns against 6.9 (Intel Xeon EMR, E4M3, in cache), and one in 16 doubled the time of
+   * every block.  Zeroing x by a masked move after the ops that make it lengthened the four-block
+   * loop's chain from the maxima to the codes, and quantize at 256 MiB lost 5-8% (AMD EPYC family
+   * 26 model 2, 2026-12-06); hence the four-block loop's own route (nzp; group4, 2026-12-07). */
   __mmask16 nz = _mm512_test_epi32_mask (mx, mx);
   __m512i xs;
   if (rule == MX_SCALE_RCEIL_FP32)
