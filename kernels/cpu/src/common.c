@@ -204,12 +204,6 @@ mxk__block_dot (const uint8_t *a, const mxk_fmt *fa, const uint8_t *b, const mxk
   return (float) ldexp (s, k);
 }
 
-size_t
-mxk__packed_block_bytes (mx_packing p)
-{
-  return p == MX_PACKING_FP4_LO_FIRST ? MX_BLOCK / 2 : p == MX_PACKING_FP6_3BYTE ? MX_BLOCK / 4 * 3 : MX_BLOCK;
-}
-
 void
 mxk__pack_block (uint8_t *d, const uint8_t *c, mx_packing p)
 {

@@ -154,15 +154,17 @@ mxk__dq_nt (mx_format_id out_fmt, size_t n) /* n dequantized values: MXK_NT_MIN_
   return n * (out_fmt == MX_BF16 ? 2 : 4) >= MXK_NT_MIN_BYTES;
 }
 
-/* The avx512vbmi quantize takes sixteen blocks at a time (mxk_avx512.c, g16_scan) for inputs
- * below this many bytes (INT8: half as many), and four at a time from it on.  The sixteen-block
+/* The AVX-512 paths' quantize takes sixteen blocks at a time (mxk_avx512.c, g16_scan) for
+ * inputs below this many bytes (INT8: half as many), and four at a time from it on.  The sixteen-block
  * scan loads a group in a burst ahead of its codes: from the caches that is faster (AMD EPYC
  * family 26 model 2, E4M3, ratio to the stream: 1 MiB 0.51 against 0.40, 16 MiB 0.64 against
  * 0.54), from DRAM slower (64 MiB: 0.90 against 1.00; INT8 0.74 against 1.05).  INT8 crosses
  * over sooner.  Both timed against the avx512 path's four-block loop (the one the choice could
  * not move), on the same core: INT8's sixteen-block loop 0.83 of its time at 12 MiB, 1.00 at
  * 16 MiB, 1.27 at 24 MiB (E4M3: 0.63, 0.71, 0.87), and the avx512vbmi four-block loop, the
- * other choice, 0.89 at 32 MiB for both. */
+ * other choice, 0.89 at 32 MiB for both.  The avx512 path's loops, timed likewise (2026-12-07,
+ * same CPU), fall on the same side: sixteen-block against four-block, E4M3 0.65 at 8 MiB and 0.74
+ * at 24 MiB, INT8 0.75 at 8 MiB and 0.68 at 14 MiB. */
 #define MXK_Q16_MAX_BYTES ((size_t) 32 << 20)
 static inline int
 mxk__q16_big (mx_format_id in_fmt, mx_format_id elem, size_t n) /* n inputs: the limit or more */
@@ -170,7 +172,7 @@ mxk__q16_big (mx_format_id in_fmt, mx_format_id elem, size_t n) /* n inputs: the
   return n * (in_fmt == MX_BF16 ? 2 : 4) >= (elem == MX_INT8 ? MXK_Q16_MAX_BYTES / 2 : MXK_Q16_MAX_BYTES);
 }
 /* A quantize call's size class, which picks the AVX-512 paths' loop and stores, for the whole
- * call also in mxk_quantize_mt's chunks: small (the sixteen-block loop on avx512vbmi), big (the
+ * call also in mxk_quantize_mt's chunks: small (the sixteen-block loop), big (the
  * four-block loop), and unpacked codes of MXK_NT_MIN_BYTES or more (the four-block loop with
  * non-temporal stores). */
 enum { MXK_WHOLE_SMALL, MXK_WHOLE_BIG, MXK_WHOLE_NT };
@@ -225,8 +227,13 @@ mxk__load_block (uint32_t *b, const void *in, mx_format_id in_fmt, size_t blk)
     memcpy (b, (const uint32_t *) in + blk * MX_BLOCK, sizeof (uint32_t) * MX_BLOCK);
 }
 
-/* Pack/unpack one block's codes; the packed size of a block. */
-size_t mxk__packed_block_bytes (mx_packing p);
+/* The packed size of a block (inline: the sixteen-block loop asks once a group, and the call
+ * was 1% of its time in cache); pack/unpack one block's codes. */
+static inline size_t
+mxk__packed_block_bytes (mx_packing p)
+{
+  return p == MX_PACKING_FP4_LO_FIRST ? MX_BLOCK / 2 : p == MX_PACKING_FP6_3BYTE ? MX_BLOCK / 4 * 3 : MX_BLOCK;
+}
 void mxk__pack_block (uint8_t *dst, const uint8_t *codes, mx_packing p);
 void mxk__unpack_block (uint8_t *codes, const uint8_t *src, mx_packing p);
 /* The arguments of a quantize call: 0 or -1 (MX_SR only with rbits). */

@@ -813,7 +813,10 @@ group4 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, si
     }
 }
 
-/* The avx512vbmi path's quantize, on the pair route (pair_route): sixteen blocks at a time.
+/* The AVX-512 paths' quantize, on the pair route (pair_route): sixteen blocks at a time (each
+ * path with its own narrowing, pair_fast's; the avx512 path's since 2026-12-07, before which it
+ * took four at a time, and quantize in cache took 1.3-1.5 times as long on AMD EPYC family 26
+ * model 2, one process alternating both: E4M3 1 MiB 0.25-0.36 of the stream, then 0.37-0.50).
  * g16_scan finds the sixteen maxima with one transposing tree (24 in-lane shuffles, 6 cross-lane
  * ones and 15 maxima for the sixteen, where group4 spends 2, 6 and 7 on four), so that one scale
  * step serves them.  Its first two levels stay within 128-bit lanes, whose shuffles take any of
@@ -872,7 +875,7 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
  * sgn: k->sgnshift != 0, as pair_fast takes it) */
 static inline __attribute__ ((always_inline)) void
 g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_t blk, const g16 *g,
-           const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing, int sgn)
+           const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing, int sgn, int vbmi)
 {
 #pragma GCC unroll 1
   for (int j = 0; j < 16; j += 2)
@@ -887,7 +890,7 @@ g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_
       __asm__ ("" : "+v"(a0), "+v"(a1), "+v"(b0), "+v"(b1));
       pair_fast (codes + (blk + (size_t) j) * pb, a0, a1, b0, b1,
                  _mm512_set1_epi32 (g->xv[j]), _mm512_set1_epi32 (g->xv[j + 1]), k->maxmag, rbits,
-                 blk + (size_t) j, k, mode, 1, 0, 0, NULL, packing, sgn);
+                 blk + (size_t) j, k, mode, vbmi, 0, 0, NULL, packing, sgn);
     }
 }
 
@@ -895,7 +898,7 @@ g16_pairs (uint8_t *codes, size_t pb, const void *in, mx_format_id in_fmt, size_
  * unpacked or packed (pair_fast). */
 static inline __attribute__ ((always_inline)) void
 g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t blk,
-           const g16 *g, const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing)
+           const g16 *g, const uint16_t *rbits, const magk *k, qmode mode, mx_packing packing, int vbmi)
 {
   size_t pb = mxk__packed_block_bytes (packing);
   _mm_storeu_si128 ((void *) (scales + blk), g->sc);
@@ -909,17 +912,21 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
    * model 2, E4M3 in cache, 4-5% of the time, one process alternating both); a packing implies
    * FP4 or FP6, whose signs take the shift */
   if (packing != MX_PACKING_UNPACKED)
-    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, packing, 1);
-  else if (kl.sgnshift != 0)
-    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 1);
+    g16_pairs (codes, pb, in, in_fmt, blk, g, rbits, &kl, mode, packing, 1, vbmi);
+  else if (kl.sgnshift != 0 && vbmi) /* (the packs' narrowing signs by masks, no shift) */
+    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 1, vbmi);
   else /* FP8, INT8 */
-    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 0);
-  /* a NaN/Inf block's codes zeroed after, by a branch per group: in cache it costs 2-3% on data
-   * with such a block in one of 16, and the byte mask of the four-block loop cost 5% on every
-   * group (AMD EPYC family 26 model 2, E4M3 1 MiB: 0.51 -> 0.49 of the stream on uniform data) */
-  for (unsigned j = 0, nan = g->nan; nan; j++, nan >>= 1)
-    if (nan & 1)
-      memset (codes + (blk + j) * pb, 0, pb);
+    g16_pairs (codes, MX_BLOCK, in, in_fmt, blk, g, rbits, &kl, mode, MX_PACKING_UNPACKED, 0, vbmi);
+  /* a NaN/Inf block's codes zeroed after, one masked store per such block (pb bytes): the byte
+   * mask of the four-block loop cost 5% on every group (AMD EPYC family 26 model 2, E4M3 1 MiB:
+   * 0.51 -> 0.49 of the stream on uniform data).  Until 2026-12-07 a memset call, the loop
+   * running to nan's highest bit: on data with such a block in one of 16, 1-4% more time in
+   * cache (same CPU, one process alternating both).  Tried and not kept: the pair's sign op
+   * zero-masked from nan's bits (uniform data 2-9% slower, by its mask's moves), and two
+   * stores every group under masks 0 or pb's (2-4% slower on such data) */
+  __mmask32 kb = (__mmask32) (0xFFFFFFFFu >> (32 - pb));
+  for (unsigned nan = g->nan; nan; nan &= nan - 1)
+    _mm256_mask_storeu_epi8 (codes + (blk + (size_t) __builtin_ctz (nan)) * pb, kb, _mm256_setzero_si256 ());
 }
 
 /* Inlined into its callers when optimizing (its rounding, flags and input format are then
@@ -934,7 +941,7 @@ g16_codes (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt,
 static MXK_INLINE_OPT void
 quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                const mxk_fmt *f, mx_scale_rule rule, const uint16_t *rbits, mx_packing packing,
-               const magk *kp, qmode mode)
+               const magk *kp, qmode mode, int vbmi)
 {
   magk k = *kp;
   size_t blk = 0;
@@ -947,14 +954,14 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
           if (blk + 32 <= nb)
             g16_scan (&gs[i ^ 1], in, in_fmt, blk + 16, rule, &k, mode);
           if (!gs[i].off)
-            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, mode, packing);
+            g16_codes (scales, codes, in, in_fmt, blk, &gs[i], rbits, &k, mode, packing, vbmi);
           else
             for (int j = 0; j < 16; j += 4)
-              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, mode, 1, NULL);
+              group4 (scales, codes, in, in_fmt, blk + (size_t) j, f, rule, rbits, packing, &k, mode, vbmi, NULL);
         }
     }
   for (; blk + 4 <= nb; blk += 4)
-    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, mode, 1, NULL);
+    group4 (scales, codes, in, in_fmt, blk, f, rule, rbits, packing, &k, mode, vbmi, NULL);
   tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k, mode);
 }
 
@@ -976,25 +983,35 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   tail_blocks (scales, codes, in, in_fmt, blk, nb, f, rule, rbits, packing, k, mode);
 }
 
-/* The sixteen-block loop (avx512vbmi, the pair route's packings, inputs below mxk__q16_big's
- * limit), with the input format and nomax fixed at compile time in each copy: as run-time
+/* The sixteen-block loop (the pair route's packings, inputs below mxk__q16_big's limit), with the input format and nomax fixed at compile time in each copy: as run-time
  * tests they were two branches per block and per 16 lanes.  Apart from quantize_fast, so that -O0 builds, which keep every
  * inlined copy's locals, do not put both loops' copies in one stack frame (with them, the ASan
  * build's quantize_any outgrew an 8 MiB stack). */
 static inline __attribute__ ((always_inline)) void
 quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                  const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
-                 mx_packing packing, int is_int)
+                 mx_packing packing, int is_int, int vbmi)
 {
   magk k = magic_consts (f, rule, rnd);
   int nomax = magic_nomax (f, rnd == MX_SR);
   if (in_fmt == MX_BF16)
-    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, nomax });
+    quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, nomax }, vbmi);
   else if (nomax)
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 1 });
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 1 }, vbmi);
   else
-    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 0 });
+    quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 0 }, vbmi);
 }
+
+/* quantize_fast16 with its narrowing fixed, as MXK_QUANTIZE_FAST_AS below */
+#define MXK_QUANTIZE_FAST16_AS(name, vbmi)                                                                 \
+  static inline __attribute__ ((always_inline)) void                                                       \
+  name (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb, const mxk_fmt *f, \
+        mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits, mx_packing packing, int is_int)        \
+  {                                                                                                        \
+    quantize_fast16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing, is_int, vbmi);          \
+  }
+MXK_QUANTIZE_FAST16_AS (quantize_fast16_packs, 0)
+MXK_QUANTIZE_FAST16_AS (quantize_fast16_vbmi, 1)
 
 /* quantize_fast with its narrowing fixed, under the signature MXK__QUANTIZE_BY_ROUNDING calls */
 #define MXK_QUANTIZE_FAST_AS(name, vbmi, nt)                                                        \
@@ -1010,15 +1027,24 @@ MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi, 1, 0)
 MXK_QUANTIZE_FAST_AS (quantize_fast_packs_nt, 0, 1)
 MXK_QUANTIZE_FAST_AS (quantize_fast_vbmi_nt, 1, 1)
 
-/* The avx512vbmi path's sixteen-block loop (the pair route's packings, inputs below
- * mxk__q16_big's limit), a function of its own: inlined beside the four-block loop, it made
- * GCC keep that loop's constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the stream). */
+/* The sixteen-block loop (the pair route's packings, inputs below mxk__q16_big's limit), a
+ * function of its own per narrowing: inlined beside the four-block loop, it made GCC keep that
+ * loop's constants in memory, and quantize from DRAM lost a tenth (E5M2: 0.96 -> 0.87 of the
+ * stream). */
 static __attribute__ ((noinline)) void
 quantize_any_g16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
                   const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                   mx_packing packing)
 {
-  MXK__QUANTIZE_BY_ROUNDING (quantize_fast16, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
+  MXK__QUANTIZE_BY_ROUNDING (quantize_fast16_vbmi, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
+}
+
+static __attribute__ ((noinline)) void
+quantize_any_g16_packs (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t nb,
+                        const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
+                        mx_packing packing)
+{
+  MXK__QUANTIZE_BY_ROUNDING (quantize_fast16_packs, f, rnd, rbits, packing, scales, codes, in, in_fmt, nb, f, rule);
 }
 
 /* One copy per rounding, so the rounding add is fixed at compile time, per narrowing (vbmi:
@@ -1037,6 +1063,8 @@ quantize_any (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_f
   int nt = whole == MXK_WHOLE_NT && packing == MX_PACKING_UNPACKED && (vbmi || (uintptr_t) codes % 4 == 0);
   if (vbmi && whole == MXK_WHOLE_SMALL && pair_route (packing) && nb >= 16)
     quantize_any_g16 (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing);
+  else if (whole == MXK_WHOLE_SMALL && pair_route (packing) && nb >= 16)
+    quantize_any_g16_packs (scales, codes, in, in_fmt, nb, f, rule, rnd, rbits, packing);
   else if (vbmi && nt)
     MXK__QUANTIZE_BY_ROUNDING (quantize_fast_vbmi_nt, f, rnd, rbits, packing,
                                scales, codes, in, in_fmt, nb, f, rule);
@@ -1061,9 +1089,9 @@ quantize_avx512 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
                        mxk__q_whole (in_fmt, elem, n, packing));
 }
 
-/* The avx512vbmi path's quantize: the avx512 path's routes, with two blocks' codes narrowed
- * and signed by byte permutes and fp6-3byte packed by one (pair_fast), and below
- * mxk__q16_big's limit the sixteen-block loop. */
+/* The avx512vbmi path's quantize: the avx512 path's routes (below mxk__q16_big's limit the
+ * sixteen-block loop), with two blocks' codes narrowed and signed by byte permutes and
+ * fp6-3byte packed by one (pair_fast). */
 static int
 quantize_avx512vbmi (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_fmt, size_t n,
                      mx_format_id elem, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
