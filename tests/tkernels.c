@@ -105,6 +105,21 @@ gen_rbits (uint32_t *rw, uint16_t *rk, size_t count)
     }
 }
 
+/* Input i of in (FP32 or BF16 patterns, at any byte address: offset_q's inputs span lines) */
+static uint32_t
+in_word (const void *in, mx_format_id infmt, size_t i)
+{
+  uint32_t w = 0;
+  if (infmt == MX_BF16)
+    {
+      uint16_t h;
+      memcpy (&h, (const uint8_t *) in + 2 * i, 2);
+      return h;
+    }
+  memcpy (&w, (const uint8_t *) in + 4 * i, 4);
+  return w;
+}
+
 /* golden quantize of nb blocks (in: FP32 or BF16 patterns; rw: sr's words, else NULL) */
 static void
 golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, size_t nb,
@@ -121,8 +136,7 @@ golden_q (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id infmt, s
     {
       uint64_t x[32], s, c[32];
       for (int i = 0; i < 32; i++)
-        x[i] = infmt == MX_BF16 ? ((const uint16_t *) in)[b * 32 + (size_t) i]
-                                : ((const uint32_t *) in)[b * 32 + (size_t) i];
+        x[i] = in_word (in, infmt, b * 32 + (size_t) i);
       mx_quantize (&s, c, NULL, NULL, mx_format_get (elem), E8M0, mx_format_get (infmt), x, 32,
                    rw ? rw + b * 32 : NULL, &p, rnd);
       scales[b] = (uint8_t) s;
@@ -254,8 +268,7 @@ check_q (const void *in, mx_format_id infmt, size_t nb, mx_format_id elem, mx_sc
                 {
                   fprintf (stderr, "  block %zu: scale %02X/%02X\n  in:", b, ks[b], gs[b]);
                   for (int i = 0; i < 32; i++)
-                    fprintf (stderr, " %08X", infmt == MX_BF16 ? (unsigned) ((const uint16_t *) in)[b * 32 + (size_t) i]
-                                                              : ((const uint32_t *) in)[b * 32 + (size_t) i]);
+                    fprintf (stderr, " %08X", (unsigned) in_word (in, infmt, b * 32 + (size_t) i));
                   fprintf (stderr, "\n  kernel/golden:");
                   for (int i = 0; i < 32; i++)
                     if (kc[b * 32 + (size_t) i] != gc[b * 32 + (size_t) i])
@@ -1114,6 +1127,35 @@ main (int argc, char **argv)
               check_q (g16, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups16");
               check_q (g16, MX_FP32, 15, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "groups4");
             }
+        /* the sixteen-block scan reads FP32 inputs a whole number of lanes past a 64-byte line
+         * by aligned lines, each block from three (g16_scan): 69 of these blocks (four groups,
+         * then a four-block and a one-block tail) at every 4-byte offset in a line and at odd
+         * bytes (there the loads that span lines), block b's largest magnitude moved to lane
+         * b mod 32, so that a lane counted in a neighbour's maximum moves a scale */
+        {
+          static _Alignas (64) uint32_t sh[69 * 32 + 16];
+          static uint32_t blk[69 * 32];
+          static char what[48];
+          memcpy (blk, g16, sizeof blk);
+          for (int b = 0; b < 69; b++)
+            {
+              uint32_t *x = blk + b * 32;
+              int top = 0;
+              for (int i = 1; i < 32; i++)
+                top = (x[i] & 0x7FFFFFFFu) > (x[top] & 0x7FFFFFFFu) ? i : top;
+              uint32_t t = x[top];
+              x[top] = x[b % 32], x[b % 32] = t;
+            }
+          for (size_t off = 0; off < 64; off = off == 60 ? 1 : off == 3 ? 64 : off % 4 ? off + 1 : off + 4)
+            {
+              memcpy ((uint8_t *) sh + off, blk, sizeof blk);
+              snprintf (what, sizeof what, "input %zu bytes past a line", off);
+              for (int rule = 0; rule < 2; rule++)
+                for (int m = 0; m < 2; m++)
+                  check_q ((uint8_t *) sh + off, MX_FP32, 69, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR,
+                           m ? MX_SR : rule ? MX_RUP : MX_RNE, what);
+            }
+        }
       }
       /* dequantize: every scale x every code */
       {
