@@ -999,11 +999,9 @@ quantize_loop (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
   if (nb >= 16)
     {
       /* g16_scan's lanes of the first line, and whether it reads by lines (a copy of the loop
-       * each: as a test per group, inputs on their lines took 3-5% more time in cache).  Only
-       * on avx512vbmi, the path measured: this file's compile time (GCC 12, -g1) is 45 s
-       * without the copies, 76 s with this path's, 88 s with both paths' */
+       * each: as a test per group, inputs on their lines took 3-5% more time in cache) */
       __mmask16 hi = (__mmask16) ((uintptr_t) in % 4 ? 0xFFFFu : 0xFFFFu << ((uintptr_t) in % 64 / 4));
-      if (vbmi && in_fmt == MX_FP32 && hi != 0xFFFF)
+      if (in_fmt == MX_FP32 && hi != 0xFFFF)
         blk = g16_loop (scales, codes, in, in_fmt, nb, f, rule, rbits, packing, &k, mode, vbmi, hi, 1);
       else
         blk = g16_loop (scales, codes, in, in_fmt, nb, f, rule, rbits, packing, &k, mode, vbmi, 0xFFFF, 0);
@@ -1044,7 +1042,7 @@ quantize_fast16 (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id i
   int nomax = magic_nomax (f, rnd == MX_SR);
   if (in_fmt == MX_BF16)
     quantize_loop (scales, codes, in, MX_BF16, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, nomax }, vbmi);
-  else if (nomax)
+  else if (nomax && !is_int) /* (INT8 has no table: one copy) */
     quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 1 }, vbmi);
   else
     quantize_loop (scales, codes, in, MX_FP32, nb, f, rule, rbits, packing, &k, (qmode) { rnd, is_int, 0 }, vbmi);
