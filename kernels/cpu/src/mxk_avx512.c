@@ -1,6 +1,7 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
  * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
- * four blocks at a time, two blocks' codes narrowed together; a NaN/Inf block gets the NaN
+ * sixteen blocks at a time below 32 MiB of input and four from there on, two blocks' codes
+ * narrowed together; a NaN/Inf block gets the NaN
  * scale and codes 0 in the same loop.  Blocks off the fast range (zero, tiny, huge) take
  * mxk_generic.c's lane formula with masks instead of branches, extended to FP32 subnormals
  * (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in registers.
@@ -1016,9 +1017,10 @@ quantize_fast (uint8_t *scales, uint8_t *codes, const void *in, mx_format_id in_
                const mxk_fmt *f, mx_scale_rule rule, mx_rounding rnd, const uint16_t *rbits,
                mx_packing packing, int is_int, int vbmi, int nt)
 {
-  /* four blocks at a time: the avx512 path, and avx512vbmi's large inputs.  nt (unpacked, the
-   * codes offset in their line by a multiple of 4, or of 1 on avx512vbmi): the codes of the
-   * whole groups by non-temporal stores, the tail's after them by plain ones */
+  /* four blocks at a time: inputs from mxk__q16_big's limit on, and calls of fewer than
+   * sixteen blocks.  nt (unpacked, the codes offset in their line by a multiple of 4, or of 1
+   * on avx512vbmi): the codes of the whole groups by non-temporal stores, the tail's after them
+   * by plain ones */
   magk k = magic_consts (f, rule, rnd);
   const qmode mode = { rnd, is_int, magic_nomax (f, rnd == MX_SR) };
   size_t blk = 0;
