@@ -14,9 +14,9 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 t0=$(date +%s)
 leg() { echo; echo "== $* ($(( $(date +%s) - t0 )) s)"; }
-# a leg's job in the background (bg) does not outlive the script
-bg=
-trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null' EXIT
+# a leg's jobs in the background (bg, pipbg) do not outlive the script
+bg= pipbg=
+trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; [ -z "$pipbg" ] || kill -- -"$pipbg" 2>/dev/null' EXIT
 
 bash ci/deps.sh
 
@@ -45,7 +45,17 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
 
-leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side"
+leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side; the Python package's venv made beside them"
+# The Python leg's venv and pip install (its package build is mostly one compile, of
+# mxk_avx512.c, and its downloads wait on the network) run beside valgrind's two processes:
+# one after the other, the two legs took 59 s and 107 s (AMD EPYC, 2 cores).
+rm -rf build/pyvenv
+# Its own process group (setsid), so that the trap stops pip and the build under it too.
+setsid bash -c 'set -e; "${PYTHON:-python3}" -m venv build/pyvenv
+  build/pyvenv/bin/pip install -q ".[test]" -r python/mxgold/conform/requirements-light.txt
+  # real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
+  build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1' > build/pip.log 2>&1 &
+pipbg=$!
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 # each on one core: the verifier's (about 70 s) beside the CLI tests' (about 25 s)
 $vg build/bin/tverify > /dev/null 2> build/tverify-valgrind.log &
@@ -57,12 +67,10 @@ echo "tcli.sh under valgrind: exit $rc; tverify under valgrind: exit $vrc"
 [ "$rc" = 0 ] || exit "$rc"
 [ "$vrc" = 0 ] || exit "$vrc"
 
-leg "Python package: pip install '.[test]' into build/pyvenv, then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
-rm -rf build/pyvenv
-"${PYTHON:-python3}" -m venv build/pyvenv
-build/pyvenv/bin/pip install -q '.[test]' -r python/mxgold/conform/requirements-light.txt
-# real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
-build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1
+leg "Python package: pip install '.[test]' into build/pyvenv (begun beside valgrind), then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
+rc=0; wait "$pipbg" || rc=$?; pipbg=
+cat build/pip.log
+[ "$rc" = 0 ] || { echo "pip install into build/pyvenv: exit $rc"; exit "$rc"; }
 # test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run).
 # pytest is one process, so the third-party conformance (the next leg, in the same venv, its
 # ctest on every core) runs beside it: three processes on two cores took 182 s where the two

@@ -44,9 +44,11 @@ s_max_mag (const mx_format *f)
 static s_val
 norm (s_val v)
 {
-  if (v.cls == S_FINITE)
-    while ((v.sig & 1) == 0)
-      v.sig >>= 1, v.exp++;
+  if (v.cls == S_FINITE && v.sig) /* trailing zeros dropped at once (a loop: a quarter of tdot) */
+    {
+      int z = __builtin_ctzll (v.sig);
+      v.sig >>= z, v.exp += z;
+    }
   return v;
 }
 
