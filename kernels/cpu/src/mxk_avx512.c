@@ -853,7 +853,6 @@ g16_scan (g16 *g, const void *in, mx_format_id in_fmt, size_t blk, mx_scale_rule
        * in cache 7-9% of its time (AMD EPYC family 26 model 2, E4M3 with the inputs 16 bytes
        * past a line, 2026-12-07; the codes' loads of the same blocks, from L1, cost nothing
        * measurable so).  On aligned inputs the blend is a cost only: the loop below. */
-      (void) in_fmt;
       const uint32_t *p = (const uint32_t *) ((uintptr_t) ((const uint32_t *) in + blk * MX_BLOCK) & ~(uintptr_t) 63);
       __m512i e = _mm512_and_si512 (_mm512_maskz_load_epi32 (hi, p), k->absm);
 #pragma GCC unroll 16
