@@ -1,6 +1,7 @@
 /* fields.c -- the fields of a case line per op (docs/vectors.md "Body"), and the expected
  * outputs of a case from its inputs (mxv_compute).
  * SPDX-License-Identifier: MIT */
+#include <string.h>
 #include "internal.h"
 
 size_t
@@ -101,6 +102,50 @@ mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS])
       break;
     }
   return n;
+}
+
+/* a case's arrays, and its scalars (mxv__case_clear, mxv__case_copy) */
+#define MXV_CASE_ARRAYS(c) { (c)->in, (c)->rbits, (c)->codes, (c)->out, (c)->codes_b, (c)->scale_a, (c)->scale_b, (c)->packed, (c)->shifts }
+static const size_t case_array_len[] = { MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS,
+                                         MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_K, MXV_MAX_K };
+_Static_assert (sizeof (mxv_case) == (7 * MXV_MAX_WORDS + 2 * MXV_MAX_K + 4) * sizeof (uint64_t),
+                "a member of mxv_case that mxv__case_clear and mxv__case_copy do not know");
+
+size_t
+mxv__case_words (const mxv_header *h)
+{
+  static mxv_case probe; /* only its addresses are taken: where each field starts and ends */
+  mxv_field f[MXV_MAX_FIELDS];
+  uint64_t *arr[] = MXV_CASE_ARRAYS (&probe);
+  int nf = mxv_fields (h, &probe, f);
+  size_t w = mxv_elems (h); /* packed codes are unpacked into codes[]; rbits read per element */
+  for (int i = 0; i < nf; i++)
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
+      if (f[i].v >= arr[a] && f[i].v < arr[a] + case_array_len[a]
+          && (size_t) (f[i].v - arr[a]) + f[i].count > w)
+        w = (size_t) (f[i].v - arr[a]) + f[i].count;
+  return w;
+}
+
+void
+mxv__case_clear (const mxv_header *h, mxv_case *c)
+{
+  size_t w = mxv__case_words (h);
+  uint64_t *arr[] = MXV_CASE_ARRAYS (c);
+  for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
+    memset (arr[a], 0, (w < case_array_len[a] ? w : case_array_len[a]) * sizeof (uint64_t));
+  c->scale = c->flags = c->amax = c->senc = 0;
+}
+
+void
+mxv__case_copy (const mxv_header *h, mxv_case *dst, const mxv_case *src)
+{
+  size_t w = mxv__case_words (h);
+  uint64_t *to[] = MXV_CASE_ARRAYS (dst);
+  const uint64_t *from[] = MXV_CASE_ARRAYS (src);
+  for (size_t a = 0; a < sizeof to / sizeof to[0]; a++)
+    memcpy (to[a], from[a], (w < case_array_len[a] ? w : case_array_len[a]) * sizeof (uint64_t));
+  dst->scale = src->scale, dst->flags = src->flags, dst->amax = src->amax, dst->senc = src->senc;
 }
 
 int

@@ -169,7 +169,7 @@ typedef struct
 int
 mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *opt)
 {
-  verify_state *st = malloc (sizeof *st);
+  verify_state *st = calloc (1, sizeof *st);
   mxv_file *fv = NULL, *fr = NULL;
   long long passed = 0, failed = 0;
   char err[256], where[600];
@@ -203,7 +203,7 @@ mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *opt)
   for (;;)
     {
       int has_flags = 1, gv, gr;
-      memset (&st->e, 0, sizeof st->e);
+      mxv__case_clear (&st->h, &st->e);
       if ((gv = mxv_read_case (fv, &st->e, MXV_LINE_FULL, &has_flags)) < 0)
         goto out;
       if (results)
@@ -226,7 +226,7 @@ mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *opt)
       if (!results)
         {
           /* the file carries observed outputs: recompute the expected ones */
-          st->o = st->e;
+          mxv__case_copy (&st->h, &st->o, &st->e);
           if (mxv_compute (&st->h, &st->e) != MX_OK)
             {
               mxv_lines_error (at, "the golden model rejected this case");
