@@ -136,6 +136,10 @@ int mxv_lines_error (const mxv_lines *r, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 /* s for an error message: at most 40 characters (then "..."), control bytes as \xHH. */
 const char *mxv_quote (char *buf, size_t n, const char *s);
+/* v in upper-case hex, at least min(width, 16) digits (as "%0*llX"), into buf[16], not
+ * NUL-terminated: the digit count.  The writers format words with it, not with
+ * printf, whose parse of the format for each word was a third of `mxgold gen`'s time. */
+int mxv_hex (char *buf, uint64_t v, int width);
 
 /*------------------------------------------------------------- reading cases -*/
 /* Which fields a case line may carry. */

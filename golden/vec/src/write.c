@@ -78,8 +78,20 @@ mxv_writer_begin (mxv_writer *w, FILE *o, mxv_emit emit, const mxv_header *h)
     }
 }
 
-/* A case line is formatted into a buffer and written by fwrite, a buffer at a time: fprintf,
- * parsing its format for each word, was a third of `mxgold gen`'s time. */
+int
+mxv_hex (char *buf, uint64_t v, int width)
+{
+  int d = 1;
+  for (uint64_t t = v >> 4; t; t >>= 4)
+    d++;
+  if (d < width)
+    d = width > 16 ? 16 : width; /* the 16 bytes the caller gives */
+  for (int i = d - 1; i >= 0; i--, v >>= 4)
+    buf[i] = "0123456789ABCDEF"[v & 15];
+  return d;
+}
+
+/* A case line is formatted into a buffer and written by fwrite, a buffer at a time (mxv_hex). */
 typedef struct
 {
   FILE *o;
@@ -107,19 +119,12 @@ lb_str (line_buf *l, const char *s)
     }
 }
 
-/* v in upper-case hex, at least width digits (width <= 16, as every field's), as "%0*llX" */
+/* v in upper-case hex, at least width digits (width <= 16, as every field's) */
 static void
 lb_hex (line_buf *l, uint64_t v, int width)
 {
-  int d = 1;
-  for (uint64_t t = v >> 4; t; t >>= 4)
-    d++;
-  if (d < width)
-    d = width;
-  lb_room (l, (size_t) d);
-  for (int i = d - 1; i >= 0; i--, v >>= 4)
-    l->b[l->n + (size_t) i] = "0123456789ABCDEF"[v & 15];
-  l->n += (size_t) d;
+  lb_room (l, 16);
+  l->n += (size_t) mxv_hex (l->b + l->n, v, width);
 }
 
 void
