@@ -111,14 +111,16 @@ static const size_t case_array_len[] = { MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_W
 _Static_assert (sizeof (mxv_case) == (7 * MXV_MAX_WORDS + 2 * MXV_MAX_K + 4) * sizeof (uint64_t),
                 "a member of mxv_case that mxv__case_clear and mxv__case_copy do not know");
 
-size_t
-mxv__case_words (const mxv_header *h)
+/* how many leading words of each of c's arrays a line of h uses: the fields' extents (found
+ * from where mxv_fields points into c), and the elements (packed codes are unpacked into
+ * codes[], rbits read per element) */
+static size_t
+case_words (const mxv_header *h, mxv_case *c)
 {
-  static mxv_case probe; /* only its addresses are taken: where each field starts and ends */
   mxv_field f[MXV_MAX_FIELDS];
-  uint64_t *arr[] = MXV_CASE_ARRAYS (&probe);
-  int nf = mxv_fields (h, &probe, f);
-  size_t w = mxv_elems (h); /* packed codes are unpacked into codes[]; rbits read per element */
+  uint64_t *arr[] = MXV_CASE_ARRAYS (c);
+  int nf = mxv_fields (h, c, f);
+  size_t w = mxv_elems (h);
   for (int i = 0; i < nf; i++)
     for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
       if (f[i].v >= arr[a] && f[i].v < arr[a] + case_array_len[a]
@@ -130,7 +132,7 @@ mxv__case_words (const mxv_header *h)
 void
 mxv__case_clear (const mxv_header *h, mxv_case *c)
 {
-  size_t w = mxv__case_words (h);
+  size_t w = case_words (h, c);
   uint64_t *arr[] = MXV_CASE_ARRAYS (c);
   for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
     memset (arr[a], 0, (w < case_array_len[a] ? w : case_array_len[a]) * sizeof (uint64_t));
@@ -140,7 +142,7 @@ mxv__case_clear (const mxv_header *h, mxv_case *c)
 void
 mxv__case_copy (const mxv_header *h, mxv_case *dst, const mxv_case *src)
 {
-  size_t w = mxv__case_words (h);
+  size_t w = case_words (h, dst);
   uint64_t *to[] = MXV_CASE_ARRAYS (dst);
   const uint64_t *from[] = MXV_CASE_ARRAYS (src);
   for (size_t a = 0; a < sizeof to / sizeof to[0]; a++)

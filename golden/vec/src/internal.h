@@ -20,9 +20,8 @@ mxv__elem_b (const mxv_header *h)
 }
 
 /* A case is 256 KiB, of which a line of h uses the leading words of each array: clear or copy
- * only those (every array's first mxv__case_words words) and the scalars.  The whole case,
- * cleared and copied each line, was half of verify's time. */
-size_t mxv__case_words (const mxv_header *h);
+ * only those and the scalars.  The whole case, cleared and copied each line, was half of
+ * verify's time. */
 void mxv__case_clear (const mxv_header *h, mxv_case *c);
 void mxv__case_copy (const mxv_header *h, mxv_case *dst, const mxv_case *src);
 #endif
