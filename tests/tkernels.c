@@ -3,7 +3,8 @@
  *   quantize: every BF16 input in three block arrangements x every format x rne rna rtz rup rdn
  *             sr x floor rceil-fp32 (and the packed outputs); N seeded random FP32 blocks per
  *             format with NaN, Inf, zeros and subnormals mixed in; 1024 wide-range FP32 blocks
- *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules; sr
+ *             (normal values down to 2^-126, zeros, ties) x every rounding x both rules;
+ *             1024 blocks of FP32 subnormals and zeros alone, likewise; sr
  *             through mxk_quantize_sr with fresh random words per call (libmxgold: the same
  *             low 16 bits under random high ones)
  *   dequantize: every scale x every code of every format, to FP32 and BF16, unpacked and packed
@@ -1101,6 +1102,31 @@ main (int argc, char **argv)
           for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
             check_q (wide, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "wide");
       }
+      /* blocks of FP32 subnormals and zeros alone (AVX-512 quantizes them as the FP32 values M
+       * of their significands, under the scale exponent x + 149): the largest significand's
+       * length drawn per block, each lane's up to it, ties (few significant bits), the least
+       * and the largest, signed zeros; every rounding x both rules (not in the flush pass, where
+       * DAZ reads them as zeros) */
+      if (flush != 1)
+        {
+          static uint32_t sub[1024 * 32];
+          for (int b = 0; b < 1024; b++)
+            {
+              int top = (int) (rng_next (&r) % 23); /* the block's largest: 23 - top bits */
+              for (int i = 0; i < 32; i++)
+                {
+                  uint64_t y = rng_next (&r);
+                  uint32_t m = ((uint32_t) (y >> 32) & 0x7FFFFF) >> (top + (int) ((y >> 8) % (uint64_t) (23 - top)) * (i != 0));
+                  if (y % 4 == 0)
+                    m &= 0x7FFFFFu << (y >> 2) % 23; /* ties */
+                  m = y % 16 == 1 ? 0 : y % 64 == 2 ? 0x7FFFFFu >> top : y % 64 == 3 ? 1 : m;
+                  sub[b * 32 + i] = (uint32_t) (y >> 63) << 31 | m;
+                }
+            }
+          for (int rule = 0; rule < 2; rule++)
+            for (size_t m = 0; m < sizeof rnds / sizeof rnds[0]; m++)
+              check_q (sub, MX_FP32, 1024, elem, rule ? MX_SCALE_RCEIL_FP32 : MX_SCALE_FLOOR, rnds[m], "subnormal");
+        }
       /* groups of 16 blocks on the fast route (the avx512vbmi path's 16-block maximum tree):
        * each block's top binade drawn apart, so that a tree which mixed two blocks' maxima would
        * give a wrong scale; in every fourth group one block holds a NaN or an Inf, in every

@@ -422,7 +422,24 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
   if (amax != 0 && !mxk__fast_amax (amax, mode.rnd))
     {
-      scales[blk] = block_any (dst, b0, b1, amax, f, rule, mode.rnd, r0, r1);
+      int x = mxk__scale_exp (amax, f, rule);
+      x = x < -127 ? -127 : x;
+      if (amax >= 0x00800000u || x + 149 > 127)
+        {
+          scales[blk] = block_any (dst, b0, b1, amax, f, rule, mode.rnd, r0, r1);
+          return;
+        }
+      /* every lane an FP32 subnormal or a zero, M * 2^-149 (M its 23 low bits): the codes of
+       * the FP32 value M (exact: M < 2^24), its sign kept, under the scale exponent x + 149,
+       * which lies in the magic route's range; so the route takes no FP32 subnormal, and
+       * block_any's integer lane formula is left to the normal blocks off the range */
+      const __m512i mm = _mm512_set1_epi32 (0x7FFFFF), sg = _mm512_set1_epi32 ((int) 0x80000000u);
+      __m512i m0 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b0, mm))), b0, sg, 0xF8);
+      __m512i m1 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b1, mm))), b1, sg, 0xF8);
+      __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (mode.is_int ? x + 149 - 6 : x + 149) << 23));
+      _mm_storeu_si128 ((void *) dst, lanes_magic (m0, xs, r0, k, mode));
+      _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (m1, xs, r1, k, mode));
+      scales[blk] = (uint8_t) (x + 127);
       return;
     }
   /* an all-zero block by the loops' rule (scale_lanes): its codes under x = 0, scale byte 0
