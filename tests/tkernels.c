@@ -933,24 +933,19 @@ nt_tests (void)
         every_scale_code (psc, pcd, f);
         golden_dequantize (g, pcd, psc, pnb, f, of);
         size_t nb = (((size_t) 32 << 20) / es + 32 * 32) / 32 | 1; /* past the threshold, odd */
+        /* want: the whole expected output, once; memcmp compares each call's with it (an
+         * index modulo the pattern's length for each element was most of this test's time) */
         uint8_t *sc = malloc (nb), *cd = malloc (nb * 32), *buf = malloc (nb * 32 * es + 320);
+        uint8_t *want = malloc (nb * 32 * es);
+        if (!sc || !cd || !buf || !want)
+          {
+            CHECK (0, "nt: out of memory");
+            return;
+          }
         for (size_t b = 0; b < nb; b++)
           {
             sc[b] = psc[b % pnb];
             memcpy (cd + b * 32, pcd + (b % pnb) * 32, 32);
-          }
-        if (!sc || !cd || !buf)
-          {
-            CHECK (0, "nt: out of memory");
-            return;
-          }
-        /* the whole expected output, once: memcmp compares each call's (an index modulo the
-         * pattern's length for each element was most of this test's time) */
-        uint8_t *want = malloc (nb * 32 * es);
-        if (!want)
-          {
-            CHECK (0, "nt: out of memory");
-            return;
           }
         for (size_t i = 0; i < nb * 32; i++)
           {
@@ -1112,7 +1107,7 @@ main (int argc, char **argv)
           static uint32_t sub[1024 * 32];
           for (int b = 0; b < 1024; b++)
             {
-              int top = (int) (rng_next (&r) % 23); /* the block's largest: 23 - top bits */
+              int top = (int) (rng_next (&r) % 23); /* the block's significands: at most 23 - top bits */
               for (int i = 0; i < 32; i++)
                 {
                   uint64_t y = rng_next (&r);

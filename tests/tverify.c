@@ -13,7 +13,7 @@
 #include "tests.h"
 
 #define NC 3
-/* cases are 256 KiB each: static, never on the stack */
+/* cases are 288 KiB each: static, never on the stack */
 static mxv_case cases[NC], mod[NC], scratch;
 static long long nall, want[NC];
 static int want_nan, have_nan;

@@ -72,7 +72,7 @@ int mxv_header_line (mxv_header *h, const char *line, char *err, size_t n);
 int mxv_header_compare (const mxv_header *a, const mxv_header *b, char *err, size_t n);
 
 /*--------------------------------------------------------------------- cases -*/
-/* One case (256 KiB: allocate it, do not put it on the stack).  Which fields are used depends
+/* One case (288 KiB: allocate it, do not put it on the stack).  Which fields are used depends
  * on the op (docs/vectors.md "Body"). */
 typedef struct
 {
@@ -136,9 +136,9 @@ int mxv_lines_error (const mxv_lines *r, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 /* s for an error message: at most 40 characters (then "..."), control bytes as \xHH. */
 const char *mxv_quote (char *buf, size_t n, const char *s);
-/* v in upper-case hex, at least min(width, 16) digits (as "%0*llX"), into buf[16], not
- * NUL-terminated: the digit count.  The writers format words with it, not with
- * printf, whose parse of the format for each word was a third of `mxgold gen`'s time. */
+/* v in upper-case hex, at least width digits (width 0..16: as "%0*llX"; above 16, 16), into
+ * buf[16], not NUL-terminated: the digit count.  Every word the writers put out goes through
+ * it. */
 int mxv_hex (char *buf, uint64_t v, int width);
 
 /*------------------------------------------------------------- reading cases -*/

@@ -104,28 +104,40 @@ mxv_fields (const mxv_header *h, mxv_case *c, mxv_field f[MXV_MAX_FIELDS])
   return n;
 }
 
-/* a case's arrays, and its scalars (mxv__case_clear, mxv__case_copy) */
-#define MXV_CASE_ARRAYS(c) { (c)->in, (c)->rbits, (c)->codes, (c)->out, (c)->codes_b, (c)->scale_a, (c)->scale_b, (c)->packed, (c)->shifts }
-static const size_t case_array_len[] = { MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_WORDS,
-                                         MXV_MAX_WORDS, MXV_MAX_WORDS, MXV_MAX_K, MXV_MAX_K };
+/* a case's arrays, each with its length (case_clear, case_copy); the scalars apart */
+typedef struct
+{
+  uint64_t *p;
+  size_t n;
+} case_array;
+#define CASE_ARRAY(c, a) { (c)->a, sizeof (c)->a / sizeof (c)->a[0] }
+#define CASE_ARRAYS(c)                                                                      \
+  { CASE_ARRAY (c, in), CASE_ARRAY (c, rbits), CASE_ARRAY (c, codes), CASE_ARRAY (c, out),  \
+    CASE_ARRAY (c, codes_b), CASE_ARRAY (c, scale_a), CASE_ARRAY (c, scale_b),              \
+    CASE_ARRAY (c, packed), CASE_ARRAY (c, shifts) }
 _Static_assert (sizeof (mxv_case) == (7 * MXV_MAX_WORDS + 2 * MXV_MAX_K + 4) * sizeof (uint64_t),
                 "a member of mxv_case that mxv__case_clear and mxv__case_copy do not know");
 
 /* how many leading words of each of c's arrays a line of h uses: the fields' extents (found
- * from where mxv_fields points into c), and the elements (packed codes are unpacked into
- * codes[], rbits read per element) */
+ * from where mxv_fields points into c; the scalar fields lie in no array), and the elements
+ * (packed codes are unpacked into codes[], rbits read per element by mxv_compute) */
 static size_t
 case_words (const mxv_header *h, mxv_case *c)
 {
   mxv_field f[MXV_MAX_FIELDS];
-  uint64_t *arr[] = MXV_CASE_ARRAYS (c);
+  case_array arr[] = CASE_ARRAYS (c);
   int nf = mxv_fields (h, c, f);
   size_t w = mxv_elems (h);
   for (int i = 0; i < nf; i++)
     for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
-      if (f[i].v >= arr[a] && f[i].v < arr[a] + case_array_len[a]
-          && (size_t) (f[i].v - arr[a]) + f[i].count > w)
-        w = (size_t) (f[i].v - arr[a]) + f[i].count;
+      {
+        uintptr_t v = (uintptr_t) f[i].v, lo = (uintptr_t) arr[a].p;
+        if (v >= lo && v < lo + arr[a].n * sizeof (uint64_t))
+          {
+            size_t end = (v - lo) / sizeof (uint64_t) + f[i].count;
+            w = end > w ? end : w;
+          }
+      }
   return w;
 }
 
@@ -133,9 +145,9 @@ void
 mxv__case_clear (const mxv_header *h, mxv_case *c)
 {
   size_t w = case_words (h, c);
-  uint64_t *arr[] = MXV_CASE_ARRAYS (c);
+  case_array arr[] = CASE_ARRAYS (c);
   for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
-    memset (arr[a], 0, (w < case_array_len[a] ? w : case_array_len[a]) * sizeof (uint64_t));
+    memset (arr[a].p, 0, (w < arr[a].n ? w : arr[a].n) * sizeof (uint64_t));
   c->scale = c->flags = c->amax = c->senc = 0;
 }
 
@@ -143,10 +155,11 @@ void
 mxv__case_copy (const mxv_header *h, mxv_case *dst, const mxv_case *src)
 {
   size_t w = case_words (h, dst);
-  uint64_t *to[] = MXV_CASE_ARRAYS (dst);
-  const uint64_t *from[] = MXV_CASE_ARRAYS (src);
+  case_array to[] = CASE_ARRAYS (dst);
+  mxv_case *s = (mxv_case *) src; /* read only: CASE_ARRAYS takes non-const pointers */
+  case_array from[] = CASE_ARRAYS (s);
   for (size_t a = 0; a < sizeof to / sizeof to[0]; a++)
-    memcpy (to[a], from[a], (w < case_array_len[a] ? w : case_array_len[a]) * sizeof (uint64_t));
+    memcpy (to[a].p, from[a].p, (w < to[a].n ? w : to[a].n) * sizeof (uint64_t));
   dst->scale = src->scale, dst->flags = src->flags, dst->amax = src->amax, dst->senc = src->senc;
 }
 

@@ -19,7 +19,7 @@ mxv__elem_b (const mxv_header *h)
   return h->elem_b ? h->elem_b : h->elem;
 }
 
-/* A case is 256 KiB, of which a line of h uses the leading words of each array: clear or copy
+/* A case is 288 KiB, of which a line of h uses the leading words of each array: clear or copy
  * only those and the scalars.  The whole case, cleared and copied each line, was half of
  * verify's time. */
 void mxv__case_clear (const mxv_header *h, mxv_case *c);

@@ -290,7 +290,11 @@ print_outputs (void *ctx, const mxv_header *h, mxv_case *c, const char *file, un
   for (int i = 0; i < nf; i++)
     if (f[i].output)
       for (size_t j = 0; j < f[i].count; j++, first = 0)
-        fprintf (out, first ? "%0*llX" : " %0*llX", f[i].width, (unsigned long long) f[i].v[j]);
+        {
+          char b[17];
+          b[0] = ' ';
+          fwrite (b + first, 1, (size_t) (1 - first + mxv_hex (b + 1, f[i].v[j], f[i].width)), out);
+        }
   fputc ('\n', out);
   return ferror (out) ? 1 : 0;
 }

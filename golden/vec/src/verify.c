@@ -169,6 +169,8 @@ typedef struct
 int
 mxv_verify_file (const char *vectors, const char *results, mxv_verify_opts *opt)
 {
+  /* zeroed once: each line clears only the words its header uses (mxv__case_clear), and the
+   * observed case o of a results file is read in its output fields alone */
   verify_state *st = calloc (1, sizeof *st);
   mxv_file *fv = NULL, *fr = NULL;
   long long passed = 0, failed = 0;

@@ -2,9 +2,10 @@
  * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
  * sixteen blocks at a time below 32 MiB of input and four from there on, two blocks' codes
  * narrowed together; a NaN/Inf block gets the NaN
- * scale and codes 0 in the same loop.  Blocks off the fast range (zero, tiny, huge) take
- * mxk_generic.c's lane formula with masks instead of branches, extended to FP32 subnormals
- * (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in registers.
+ * scale and codes 0 in the same loop, and an all-zero block its zero codes.  Of the blocks off
+ * the fast range, those of FP32 subnormals alone take the magic route under a shifted scale
+ * (magic_block), and the tiny and huge normal ones mxk_generic.c's lane formula with masks
+ * instead of branches, extended to FP32 subnormals (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in registers.
  * The two element pairs whose exact dot needs more than a double's 53 bits take the scalar
  * routine.  Compiled with -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
@@ -112,8 +113,9 @@ lanes_k (__m512i b, int x, const vfmt *f, mx_rounding rnd, int sub, __m512i r)
 }
 
 /* A whole block off the fast path (OCP): NaN or Inf gives the NaN scale and codes 0, a scale
- * exponent above 127 likewise (INT8 rceil near FLT_MAX), anything else -- zeros, FP32
- * subnormals, tiny and huge values -- the lane formula with subnormals, as mxk__quant_block. */
+ * exponent above 127 likewise (INT8 rceil near FLT_MAX), anything else -- tiny and huge values,
+ * FP32 subnormals among them (magic_block takes zero blocks and blocks of subnormals alone,
+ * but any block is right here) -- the lane formula with subnormals, as mxk__quant_block. */
 static inline uint8_t
 block_any (uint8_t *dst, __m512i b0, __m512i b1, uint32_t amax, const mxk_fmt *f,
            mx_scale_rule rule, mx_rounding rnd, __m512i r0, __m512i r1)
@@ -422,17 +424,20 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
   if (amax != 0 && !mxk__fast_amax (amax, mode.rnd))
     {
-      int x = mxk__scale_exp (amax, f, rule);
-      x = x < -127 ? -127 : x;
-      if (amax >= 0x00800000u || x + 149 > 127)
+      if (amax >= 0x00800000u) /* NaN, Inf, tiny or huge: first, so that no scale exponent is
+                                  computed from a NaN's bits */
         {
           scales[blk] = block_any (dst, b0, b1, amax, f, rule, mode.rnd, r0, r1);
           return;
         }
       /* every lane an FP32 subnormal or a zero, M * 2^-149 (M its 23 low bits): the codes of
-       * the FP32 value M (exact: M < 2^24), its sign kept, under the scale exponent x + 149,
-       * which lies in the magic route's range; so the route takes no FP32 subnormal, and
-       * block_any's integer lane formula is left to the normal blocks off the range */
+       * the FP32 value M (exact: M < 2^24), its sign kept, under the scale exponent x + 149.
+       * An amax below 2^-126 gives x = -127 (rceil, INT8: -126 at most), so x + 149 is 22 or
+       * 23: t = M * 2^-(x + 149) is a normal below 2, at least 2^-23 where M is not 0, and a
+       * zero lane's t the clamp, as on the fast route.  So the route takes no FP32 subnormal,
+       * and block_any's integer lane formula is left to the normal blocks off the range. */
+      int x = mxk__scale_exp (amax, f, rule);
+      x = x < -127 ? -127 : x;
       const __m512i mm = _mm512_set1_epi32 (0x7FFFFF), sg = _mm512_set1_epi32 ((int) 0x80000000u);
       __m512i m0 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b0, mm))), b0, sg, 0xF8);
       __m512i m1 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b1, mm))), b1, sg, 0xF8);
