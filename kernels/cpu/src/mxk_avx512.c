@@ -1,13 +1,13 @@
 /* mxk_avx512.c -- AVX-512 (F, BW, VL) path: 16 lanes per vector, two vectors per block.
  * Quantize, every rounding (sr too, with its random words), takes the magic-add route below,
  * sixteen blocks at a time below 32 MiB of input and four from there on, two blocks' codes
- * narrowed together; a NaN/Inf block gets the NaN
- * scale and codes 0 in the same loop, and an all-zero block its zero codes.  Of the blocks off
- * the fast range, those of FP32 subnormals alone take the magic route under a shifted scale
- * (magic_block), and the tiny and huge normal ones mxk_generic.c's lane formula with masks
- * instead of branches, extended to FP32 subnormals (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in registers.
- * The two element pairs whose exact dot needs more than a double's 53 bits take the scalar
- * routine.  Compiled with -mavx512f -mavx512bw -mavx512vl (x86-64 only).
+ * narrowed together; a NaN/Inf block gets the NaN scale and codes 0 in the same loop, and an
+ * all-zero block its zero codes.  Of the blocks off the fast range, those of FP32 subnormals
+ * alone take the magic route under a shifted scale (magic_block), and the tiny and huge normal
+ * ones mxk_generic.c's lane formula with masks instead of branches, extended to FP32
+ * subnormals (block_any).  Dequantize and dot decode a block's codes from BF16 word tables in
+ * registers.  The two element pairs whose exact dot needs more than a double's 53 bits take
+ * the scalar routine.  Compiled with -mavx512f -mavx512bw -mavx512vl (x86-64 only).
  * SPDX-License-Identifier: MIT */
 #include "internal.h"
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -422,6 +422,10 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
   load_block (&b0, &b1, in, in_fmt, blk, 1);
   load_rbits (&r0, &r1, rbits, blk, mode.rnd);
   uint32_t amax = _mm512_reduce_max_epu32 (_mm512_max_epu32 (_mm512_and_si512 (b0, k->absm), _mm512_and_si512 (b1, k->absm)));
+  /* an all-zero block by the loops' rule (scale_lanes): its codes under x = 0, scale byte 0
+   * (until 2026-12-06 through block_any's masked integer formula: a call of three zero blocks
+   * took 63 ns on AMD EPYC family 26 model 2, 35 now) */
+  int x = 0, xt = 0; /* the scale exponent, and the one the lanes' t is taken under */
   if (amax != 0 && !mxk__fast_amax (amax, mode.rnd))
     {
       if (amax >= 0x00800000u) /* NaN, Inf, tiny or huge: first, so that no scale exponent is
@@ -436,22 +440,16 @@ magic_block (uint8_t *scales, uint8_t *dst, const void *in, mx_format_id in_fmt,
        * 23: t = M * 2^-(x + 149) is a normal below 2, at least 2^-23 where M is not 0, and a
        * zero lane's t the clamp, as on the fast route.  So the route takes no FP32 subnormal,
        * and block_any's integer lane formula is left to the normal blocks off the range. */
-      int x = mxk__scale_exp (amax, f, rule);
+      x = mxk__scale_exp (amax, f, rule);
       x = x < -127 ? -127 : x;
+      xt = x + 149;
       const __m512i mm = _mm512_set1_epi32 (0x7FFFFF), sg = _mm512_set1_epi32 ((int) 0x80000000u);
-      __m512i m0 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b0, mm))), b0, sg, 0xF8);
-      __m512i m1 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b1, mm))), b1, sg, 0xF8);
-      __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (mode.is_int ? x + 149 - 6 : x + 149) << 23));
-      _mm_storeu_si128 ((void *) dst, lanes_magic (m0, xs, r0, k, mode));
-      _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (m1, xs, r1, k, mode));
-      scales[blk] = (uint8_t) (x + 127);
-      return;
+      b0 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b0, mm))), b0, sg, 0xF8);
+      b1 = _mm512_ternarylogic_epi32 (_mm512_castps_si512 (_mm512_cvtepi32_ps (_mm512_and_si512 (b1, mm))), b1, sg, 0xF8);
     }
-  /* an all-zero block by the loops' rule (scale_lanes): its codes under x = 0, scale byte 0
-   * (until 2026-12-06 through block_any's masked integer formula: a call of three zero blocks
-   * took 63 ns on AMD EPYC family 26 model 2, 35 now) */
-  int x = amax ? mxk__scale_exp (amax, f, rule) : 0;
-  __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (mode.is_int ? x - 6 : x) << 23));
+  else if (amax != 0)
+    x = xt = mxk__scale_exp (amax, f, rule);
+  __m512i xs = _mm512_set1_epi32 ((int) ((uint32_t) (mode.is_int ? xt - 6 : xt) << 23));
   _mm_storeu_si128 ((void *) dst, lanes_magic (b0, xs, r0, k, mode));
   _mm_storeu_si128 ((void *) (dst + 16), lanes_magic (b1, xs, r1, k, mode));
   scales[blk] = amax ? (uint8_t) (x + 127) : 0;
