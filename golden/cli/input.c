@@ -23,17 +23,7 @@ cli_hex_words (char **w, size_t n, unsigned bits, uint64_t *out, const mxv_lines
 void
 cli_put_words (FILE *o, const uint64_t *v, size_t n, unsigned bits, int first)
 {
-  char b[17 * 64];
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (k > sizeof b - 17)
-        fwrite (b, 1, k, o), k = 0; /* a short write shows in ferror, checked at the close */
-      if (!first || i > 0)
-        b[k++] = ' ';
-      k += (size_t) mxv_hex (b + k, v[i], mx_hex_digits (bits));
-    }
-  fwrite (b, 1, k, o);
+  mxv_put_words (o, v, n, mx_hex_digits (bits), first); /* ferror checked at the close */
 }
 
 void

@@ -140,6 +140,9 @@ const char *mxv_quote (char *buf, size_t n, const char *s);
  * buf[16], not NUL-terminated: the digit count.  Every word the writers put out goes through
  * it. */
 int mxv_hex (char *buf, uint64_t v, int width);
+/* v[0..n) to o by mxv_hex, a space before each but the first word of a line (first set): the
+ * words of the line commands and of results files.  Errors show in ferror (o). */
+void mxv_put_words (FILE *o, const uint64_t *v, size_t n, int width, int first);
 
 /*------------------------------------------------------------- reading cases -*/
 /* Which fields a case line may carry. */

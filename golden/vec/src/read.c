@@ -288,13 +288,11 @@ print_outputs (void *ctx, const mxv_header *h, mxv_case *c, const char *file, un
     }
   int nf = mxv_fields (h, c, f), first = 1;
   for (int i = 0; i < nf; i++)
-    if (f[i].output)
-      for (size_t j = 0; j < f[i].count; j++, first = 0)
-        {
-          char b[17];
-          b[0] = ' ';
-          fwrite (b + first, 1, (size_t) (1 - first + mxv_hex (b + 1, f[i].v[j], f[i].width)), out);
-        }
+    if (f[i].output && f[i].count > 0)
+      {
+        mxv_put_words (out, f[i].v, f[i].count, f[i].width, first);
+        first = 0;
+      }
   fputc ('\n', out);
   return ferror (out) ? 1 : 0;
 }

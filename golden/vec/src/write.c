@@ -92,6 +92,22 @@ mxv_hex (char *buf, uint64_t v, int width)
   return d;
 }
 
+void
+mxv_put_words (FILE *o, const uint64_t *v, size_t n, int width, int first)
+{
+  char b[17 * 64];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (k > sizeof b - 17)
+        fwrite (b, 1, k, o), k = 0;
+      if (!first || i > 0)
+        b[k++] = ' ';
+      k += (size_t) mxv_hex (b + k, v[i], width);
+    }
+  fwrite (b, 1, k, o);
+}
+
 /* A case line, formatted into a buffer and written by fwrite a buffer at a time (fprintf,
  * parsing "%0*llX" for each word, was a third of `mxgold gen`'s time). */
 typedef struct
