@@ -15,19 +15,26 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 t0=$(date +%s)
 leg() { echo; echo "== $* ($(( $(date +%s) - t0 )) s)"; }
-# a leg's jobs in the background (bg, pipbg) do not outlive the script
-bg= pipbg=
-trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; [ -z "$pipbg" ] || kill -- -"$pipbg" 2>/dev/null' EXIT
+# a leg's jobs in the background (bg, vbg; fbg and pipbg: process groups) do not outlive the script
+bg= vbg= fbg= pipbg=
+trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; [ -z "$vbg" ] || kill "$vbg" 2>/dev/null
+      [ -z "$fbg" ] || kill -- -"$fbg" 2>/dev/null; [ -z "$pipbg" ] || kill -- -"$pipbg" 2>/dev/null' EXIT
 
 bash ci/deps.sh
 
-leg "build (RelWithDebInfo, -Wall -Wextra -Werror)"
+leg "build (RelWithDebInfo, -Wall -Wextra -Werror); beside it, the formal proofs' venv"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMX_WERROR=ON -DMX_PYTHON=ON \
       -DMX_MPI="${MX_DEPS_MPI:-0}" >/dev/null
+# The Yosys/SymbiYosys/Yices venv from PyPI (ci/formal.sh; the proofs are CTest label formal):
+# its downloads wait on the network, and Yosys's WebAssembly compiles on first use, while the
+# build's last minute is one long compile (mxk_avx512.c) on one core.
+setsid bash ci/formal.sh --install-only > build/formal-venv.log 2>&1 &
+fbg=$!
 cmake --build build -j"$jobs"
 
-leg "formal: the Yosys/SymbiYosys/Yices venv from PyPI (ci/formal.sh; the proofs are CTest label formal)"
-rc=0; bash ci/formal.sh --install-only || rc=$?
+leg "formal: the venv made beside the build"
+rc=0; wait "$fbg" || rc=$?; fbg=
+cat build/formal-venv.log
 [ "$rc" = 0 ] || [ "$rc" = 77 ] || exit "$rc"
 
 leg "ctest (every label but thirdparty, which runs in the Python leg's venv; the sweep shard next)"
@@ -62,33 +69,33 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest -j"$jobs" -L 'unit|fuzz' --output-on-failure)
 
-leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side"
+leg "valgrind: the CLI tests and the verifier's (MPFR's way: --error-exitcode), side by side; then pytest beside the verifier"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
-# each on one core: the verifier's (about 70 s) beside the CLI tests' (about 25 s)
+# each on one core: the verifier's (about 65 s) beside the CLI tests' (about 25 s)
 $vg build/bin/tverify > /dev/null 2> build/tverify-valgrind.log &
-bg=$!
+vbg=$!
 rc=0; MX_RUN="$vg" bash tests/tcli.sh build/bin || rc=$?
-vrc=0; wait "$bg" || vrc=$?; bg=
-echo "tcli.sh under valgrind: exit $rc; tverify under valgrind: exit $vrc"
-[ "$vrc" = 0 ] || cat build/tverify-valgrind.log
+echo "tcli.sh under valgrind: exit $rc"
 [ "$rc" = 0 ] || exit "$rc"
-[ "$vrc" = 0 ] || exit "$vrc"
-
-leg "Python package: pip install '.[test]' into build/pyvenv (begun beside the ASan leg), then pytest (docs/python.md; it runs beside the next leg, and its output follows that leg's heading)"
+# The Python package: pip install '.[test]' into build/pyvenv, begun beside the ASan leg, then
+# pytest (docs/python.md), begun on the core the CLI tests leave to the verifier.  test_agreement
+# runs at a quarter of its 10^5 blocks per combination (docs/python.md: the full run).  pytest is
+# one process, so the third-party conformance (the next leg, in the same venv, its ctest on every
+# core) runs beside it too: three processes on two cores took 182 s where the two legs one after
+# the other took 284 (2026-12-07: pytest 118 s alone, the third-party ctest 39 s alone).  pytest's
+# output follows that leg's.
 rc=0; wait "$pipbg" || rc=$?; pipbg=
+echo "-- pip install '.[test]' into build/pyvenv (exit $rc)"
 cat build/pip.log
-[ "$rc" = 0 ] || { echo "pip install into build/pyvenv: exit $rc"; exit "$rc"; }
-# test_agreement at a quarter of its 10^5 blocks per combination (docs/python.md: the full run).
-# pytest is one process, so the third-party conformance (the next leg, in the same venv, its
-# ctest on every core) runs beside it: three processes on two cores took 182 s where the two
-# legs one after the other took 284 (2026-12-07, the suite read once a process: pytest 118 s
-# alone, the third-party ctest 39 s alone, 174 s beside each other on a busy host).  Each one's
-# output follows when both are done.
+[ "$rc" = 0 ] || exit "$rc"
 (cd build && MXGOLD_TEST_SCALE="${MXGOLD_TEST_SCALE:-4}" MXGOLD_CLI="$PWD/bin/mxgold" exec pyvenv/bin/python -m pytest -q -rs \
    -p no:cacheprovider ../python/tests) > build/pytest.log 2>&1 &
 bg=$!
+vrc=0; wait "$vbg" || vrc=$?; vbg=
+echo "tverify under valgrind: exit $vrc"
+[ "$vrc" = 0 ] || { cat build/tverify-valgrind.log; exit "$vrc"; }
 
-leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty), beside pytest"
+leg "third-party conformance: the light adapters and their sabotage runs (ctest -L thirdparty), beside pytest (its output after this leg's)"
 rc=0; (cd build && ctest -j"$jobs" -L thirdparty --output-on-failure) > build/thirdparty.log 2>&1 || rc=$?
 prc=0; wait "$bg" || prc=$?; bg=
 echo "-- pytest (exit $prc)"; cat build/pytest.log
