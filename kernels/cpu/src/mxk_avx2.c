@@ -588,16 +588,9 @@ dot_avx2 (uint32_t *out, const uint8_t *sa, const uint8_t *a, mx_format_id fa,
   if (mxk__check_dot (fa, fb, n, &pa, &pb))
     return MX_EINVAL;
   size_t nb = n / MX_BLOCK;
-  if (mxk__wide_pair (fa, fb))
-    {
-      /* pairs whose exact block dot needs more than a double: the scalar routine */
-      float acc = mxk__u2f (cin);
-      for (size_t blk = 0; blk < nb; blk++)
-        acc = acc + mxk__block_dot (a + blk * MX_BLOCK, pa, b + blk * MX_BLOCK, pb, sa[blk], sb[blk]);
-      uint32_t r = mxk__f2u (acc);
-      *out = (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : r;
-    }
-  else if (!dq_fits (pa) || !dq_fits (pb)) /* a format added to formats.def and not yet here */
+  if (mxk__wide_pair (fa, fb)) /* an exact block dot wider than a double: the scalar routine */
+    return mxk__ops_ref.dot (out, sa, a, fa, sb, b, fb, n, cin);
+  if (!dq_fits (pa) || !dq_fits (pb)) /* a format added to formats.def and not yet here */
     return mxk__ops_generic.dot (out, sa, a, fa, sb, b, fb, n, cin);
   else if (pa->is_fn && pa->bits == 8 && pa->mbits == 3 && pb->is_fn && pb->bits == 8 && pb->mbits == 3)
     *out = dot_fast (sa, a, pa, sb, b, pb, nb, cin, 8, 3, 1, 8, 3, 1); /* E4M3 x E4M3 */
