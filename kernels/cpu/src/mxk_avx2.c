@@ -334,8 +334,7 @@ static inline int
 dq_fits (const mxk_fmt *f)
 {
   return f->is_int ? f->bits == 8 && f->mbits == 6
-                   : f->mbits >= 1 && f->mbits <= 3 && f->bits - 1 - f->mbits <= 5 && f->bias <= 15
-                       && (!f->is_ieee || f->bits - 1 - f->mbits >= 1);
+                   : f->mbits >= 1 && f->mbits <= 3 && f->bits - 1 - f->mbits <= 5 && f->bias <= 15;
 }
 
 /* dq32's kind (sp) of format f */
