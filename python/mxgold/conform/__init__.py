@@ -11,6 +11,7 @@ One adapter per implementation, one module each in this package.  An adapter mod
 ``PACKAGE``   its PyPI distribution, whose installed version is reported
 ``TESTED``    the versions it was run against (the pins of requirements*.txt)
 ``LIGHT``     True if it runs in the light venv (no torch): ``ci/test.sh`` runs it
+``CI_COUNTS`` optional (random, probe): that run's counts, where the defaults (500, 100) are slow
 ``MAPPING``   one sentence: how the library's output becomes codes (or why values are compared)
 ``modes()``   the :class:`Mode` list: one entry per code path x option it exercises
 ``run(mode, fmt, x, rbits)``  the library's real output for inputs ``x`` (see :class:`Mode`)
